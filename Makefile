@@ -1,0 +1,40 @@
+# Every target sets itself up: it creates .venv if missing and installs the
+# project with the extras it needs, then does its job.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_TEST := $(VENV)/.installed-test
+STAMP_DOCS := $(VENV)/.installed-docs
+
+.PHONY: demo test lint bench docs clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_TEST): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+$(STAMP_DOCS): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
+	touch $@
+
+demo: $(STAMP_TEST)
+	MPLBACKEND=Agg $(BIN)/python examples/odds_table.py --output odds_heatmap.png
+
+lint: $(STAMP_TEST)
+	$(BIN)/ruff check riskmath tests examples bench docs
+	$(BIN)/ruff format --check riskmath tests examples bench docs
+
+test: lint
+	MPLBACKEND=Agg $(BIN)/python -m pytest
+
+bench: $(STAMP_TEST)
+	$(BIN)/python bench/run.py
+
+docs: $(STAMP_DOCS)
+	MPLBACKEND=Agg $(BIN)/python -m sphinx -W --keep-going -n -b html docs docs/_build/html
+
+clean:
+	rm -rf $(VENV) docs/_build .pytest_cache .ruff_cache odds_heatmap.png

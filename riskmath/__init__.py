@@ -1,0 +1,42 @@
+"""riskmath: the mathematics of the board game RISK, exact and fast.
+
+Convention: ``attackers`` counts the armies *able to attack*; the attacking
+territory holds ``attackers + 1`` (one army must stay behind).  Under the
+classic 1993 rules the attacker throws ``min(3, attackers)`` dice, the
+defender ``min(2, defenders)``, and ties go to the defender.
+
+>>> import riskmath as rm
+>>> rm.roll_odds(3, 2)[(0, 2)]
+Fraction(1445, 3888)
+>>> round(rm.battle(5, 3).win_probability, 4)
+0.7694
+"""
+
+from fractions import Fraction
+
+from riskmath._version import __version__
+from riskmath.battle import STATISTICS, Battle, battle, battle_statistics
+from riskmath.dice import CombatRules, RollOdds, roll_odds
+from riskmath.errors import InvalidArgumentError, RiskmathError, RulesError, UndefinedStatisticError
+from riskmath.matrix import BattleChain, battle_chain
+from riskmath.tables import format_table, odds_table
+
+__all__ = [
+    "STATISTICS",
+    "Battle",
+    "BattleChain",
+    "CombatRules",
+    "Fraction",
+    "InvalidArgumentError",
+    "RiskmathError",
+    "RollOdds",
+    "RulesError",
+    "UndefinedStatisticError",
+    "__version__",
+    "battle",
+    "battle_chain",
+    "battle_statistics",
+    "format_table",
+    "odds_table",
+    "roll_odds",
+]
