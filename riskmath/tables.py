@@ -93,7 +93,7 @@ def format_table(table: pd.DataFrame, fmt: str = "text", *, precision: int = 4) 
     Raises
     ------
     InvalidArgumentError
-        If ``fmt`` is not one of :data:`FORMATS`.
+        If ``fmt`` is not one of ``riskmath.tables.FORMATS``.
     """
     check_choice("format", fmt, FORMATS)
     check_int("precision", precision, minimum=0, maximum=17)

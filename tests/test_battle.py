@@ -1,0 +1,223 @@
+"""Whole battles: published values, exact arithmetic, properties, Monte Carlo."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import armies, combat_rules, small_armies
+
+import riskmath as rm
+
+
+class TestPublishedValues:
+    def test_osborne_2003_table_3(self, reference):
+        data = reference("osborne2003_table3.json")
+        table = rm.odds_table(10, 10)
+        expected = np.array(data["win_probability"])
+        # Printed to 3 decimals: agreement to half a unit of the last digit.
+        np.testing.assert_allclose(table.to_numpy(), expected, rtol=0, atol=0.5e-3 + 1e-12)
+        assert np.array_equal(np.round(table.to_numpy(), 3), expected)
+
+    def test_recreationalmath_ten_units_v_ten(self):
+        # The RISK odds calculator at recreationalmath.com gives 0.47993525647768026
+        # for 10 units v 10 (quoted in a MATLAB Cody discussion, problem 1260); its
+        # 10 units include the army that stays behind, i.e. 9 armies able to attack.
+        assert rm.battle(9, 10).win_probability == pytest.approx(0.47993525647768026, rel=1e-14)
+
+    def test_classic_small_exact_values(self):
+        # From the per-roll table by hand: 1 v 1 is one roll; 2 v 1 wins at once
+        # (125/216) or drops to 1 v 1 (91/216 * 15/36).
+        assert rm.battle(1, 1, exact=True).win_probability == Fraction(15, 36)
+        assert rm.battle(2, 1, exact=True).win_probability == Fraction(125, 216) + Fraction(91, 216) * Fraction(15, 36)
+
+    def test_one_die_each_is_a_negative_binomial(self):
+        # With one die a side every roll is a Bernoulli trial (attacker wins it
+        # with p = 15/36); the attacker wins iff the defender loses d trials
+        # before the attacker loses a.
+        rules = rm.CombatRules(attacker_max_dice=1, defender_max_dice=1)
+        p, q = Fraction(15, 36), Fraction(21, 36)
+        for a in range(1, 7):
+            for d in range(1, 7):
+                expected = sum(math.comb(d - 1 + j, j) * p**d * q**j for j in range(a))
+                assert rm.battle(a, d, exact=True, rules=rules).win_probability == expected
+
+
+class TestExactAgreesWithFloat:
+    @given(attackers=small_armies, defenders=small_armies, stop_at=st.integers(0, 4), rules=combat_rules)
+    def test_every_statistic(self, attackers, defenders, stop_at, rules):
+        exact = rm.battle(attackers, defenders, stop_at=stop_at, exact=True, rules=rules)
+        approx = rm.battle(attackers, defenders, stop_at=stop_at, rules=rules)
+        assert exact.outcomes.index.equals(approx.outcomes.index)
+        np.testing.assert_allclose(approx.outcomes.to_numpy(), exact.outcomes.astype(float).to_numpy(), atol=1e-12)
+        for name in rm.STATISTICS:
+            if name == "expected_attackers_left_if_won" and exact.win_probability == 0:
+                continue
+            assert float(getattr(approx, name)) == pytest.approx(float(getattr(exact, name)), abs=1e-12, rel=1e-12)
+
+    def test_exact_types(self):
+        b = rm.battle(6, 4, exact=True)
+        for name in rm.STATISTICS:
+            value = getattr(b, name)
+            assert isinstance(value, float if name.startswith("std") else Fraction), name
+        assert all(isinstance(p, Fraction) for p in b.outcomes)
+        assert sum(b.outcomes) == 1
+
+
+class TestProperties:
+    @given(attackers=armies, defenders=armies, stop_at=st.integers(0, 5))
+    def test_outcomes_sum_to_one_and_are_final_states(self, attackers, defenders, stop_at):
+        b = rm.battle(attackers, defenders, stop_at=stop_at)
+        assert b.outcomes.sum() == pytest.approx(1.0, abs=1e-12)
+        assert (b.outcomes > 0).all()
+        for a, d in b.outcomes.index:
+            assert d == 0 or a <= stop_at
+            assert 0 <= a <= attackers
+            assert 0 <= d <= defenders
+
+    def test_win_probability_is_monotone(self):
+        # Over the whole 40 x 40 grid at once (float64 saturates at 1 for small d) ...
+        table = rm.odds_table(40, 40).to_numpy()
+        assert np.all(np.diff(table, axis=0) >= 0)  # more attackers: no worse
+        assert np.all(np.diff(table, axis=1) <= 0)  # more defenders: no better
+        # ... and strictly, in exact arithmetic, over 15 x 15.
+        exact = rm.odds_table(15, 15, exact=True).to_numpy()
+        assert np.all(np.diff(exact, axis=0) > 0)
+        assert np.all(np.diff(exact, axis=1) < 0)
+
+    @given(attackers=armies, defenders=armies)
+    def test_stop_at_zero_is_the_plain_battle(self, attackers, defenders):
+        plain = rm.battle(attackers, defenders)
+        explicit = rm.battle(attackers, defenders, stop_at=0)
+        assert plain.outcomes.equals(explicit.outcomes)
+
+    @given(attackers=armies, defenders=armies, stop_at=st.integers(1, 8))
+    def test_stopping_early_costs_win_probability(self, attackers, defenders, stop_at):
+        assert (
+            rm.battle(attackers, defenders, stop_at=stop_at).win_probability
+            <= rm.battle(attackers, defenders).win_probability + 1e-15
+        )
+
+    @given(attackers=armies, defenders=armies, stop_at=st.integers(0, 5))
+    def test_statistics_are_consistent(self, attackers, defenders, stop_at):
+        b = rm.battle(attackers, defenders, stop_at=stop_at)
+        assert b.expected_attacker_losses == pytest.approx(attackers - b.expected_attackers_left)
+        assert b.expected_defender_losses == pytest.approx(defenders - b.expected_defenders_left)
+        left = b.attackers_left_distribution
+        assert (left.index * left).sum() == pytest.approx(b.expected_attackers_left)
+        variance = ((left.index - b.expected_attackers_left) ** 2 * left).sum()
+        assert b.std_attacker_losses == pytest.approx(math.sqrt(variance), abs=1e-9)
+        # Every roll costs at least one and at most two armies (classic rules).
+        losses = b.expected_attacker_losses + b.expected_defender_losses
+        assert losses / 2 - 1e-9 <= b.expected_rolls <= losses + 1e-9
+
+    def test_stop_states_appear(self):
+        b = rm.battle(10, 8, stop_at=4)
+        stops = [(a, d) for a, d in b.outcomes.index if d > 0]
+        assert stops
+        assert {a for a, _ in stops} <= {3, 4}
+        assert b.win_probability < rm.battle(10, 8).win_probability
+
+    def test_no_battle_when_already_at_the_threshold(self):
+        b = rm.battle(3, 5, stop_at=3)
+        assert list(b.outcomes.items()) == [((3, 5), 1.0)]
+        assert b.expected_rolls == 0
+        assert b.win_probability == 0
+        with pytest.raises(rm.UndefinedStatisticError, match="win probability is 0"):
+            _ = b.expected_attackers_left_if_won
+        assert "expected_attackers_left_if_won" not in b.summary()
+
+    def test_three_defender_dice_favours_the_defender(self):
+        classic = rm.odds_table(15, 15).to_numpy()
+        three = rm.odds_table(15, 15, rules=rm.CombatRules.three_defender_dice()).to_numpy()
+        assert np.all(three[:, 2:] < classic[:, 2:])  # from 3 defenders on, the third die bites
+        np.testing.assert_allclose(three[:, :2], classic[:, :2])  # up to 2 defenders nothing changes
+
+    def test_rules_from_an_object_with_a_combat_attribute(self):
+        class FullRules:
+            combat = rm.CombatRules.three_defender_dice()
+
+        assert rm.battle(7, 5, rules=FullRules()).rules.defender_max_dice == 3
+
+
+class TestLargeBattles:
+    def test_thousand_v_thousand(self):
+        b = rm.battle(1000, 1000)
+        assert len(b.outcomes) == 2000
+        assert b.outcomes.sum() == pytest.approx(1.0, abs=1e-12)
+        # The same number from the backward sweep over the whole table.
+        corner = rm.odds_table(1000, 1000).iloc[-1, -1]
+        assert b.win_probability == pytest.approx(corner, abs=1e-12)
+
+    def test_underflow_is_reported_not_nan(self):
+        b = rm.battle(1, 700)
+        assert b.win_probability == 0.0  # about 1e-410: below float64
+        with pytest.raises(rm.UndefinedStatisticError, match="exact=True"):
+            _ = b.expected_attackers_left_if_won
+        exact = rm.battle(1, 700, exact=True)
+        assert exact.win_probability > 0
+        assert exact.expected_attackers_left_if_won == 1
+
+
+@pytest.mark.slow
+class TestMonteCarlo:
+    """Seeded simulation against the exact answer, within 4 standard errors."""
+
+    @staticmethod
+    def simulate(attackers, defenders, n, rng):
+        wins = 0
+        left = np.empty(n)
+        for game in range(n):
+            a, d = attackers, defenders
+            while a > 0 and d > 0:
+                attack = np.sort(rng.integers(1, 7, size=min(3, a)))[::-1]
+                defend = np.sort(rng.integers(1, 7, size=min(2, d)))[::-1]
+                for x, y in zip(attack, defend, strict=False):
+                    if x > y:
+                        d -= 1
+                    else:
+                        a -= 1
+            wins += d == 0
+            left[game] = a
+        return wins / n, left
+
+    def test_seven_v_six(self):
+        rng = np.random.default_rng(20261130)
+        n = 20_000
+        p_hat, left = self.simulate(7, 6, n, rng)
+        b = rm.battle(7, 6)
+        se = math.sqrt(b.win_probability * (1 - b.win_probability) / n)
+        assert abs(p_hat - b.win_probability) < 4 * se
+        se_left = b.std_attacker_losses / math.sqrt(n)
+        assert abs(left.mean() - b.expected_attackers_left) < 4 * se_left
+
+
+class TestBadInput:
+    @pytest.mark.parametrize(
+        ("args", "kwargs", "error", "fragment"),
+        [
+            ((-1, 3), {}, rm.InvalidArgumentError, "attackers must be >= 0, got -1"),
+            ((3, 0), {}, rm.InvalidArgumentError, "defenders must be >= 1, got 0"),
+            ((3.5, 3), {}, rm.InvalidArgumentError, "attackers must be an integer, got 3.5"),
+            ((3, "2"), {}, rm.InvalidArgumentError, "defenders must be an integer, got '2'"),
+            ((3, 2), {"stop_at": -2}, rm.InvalidArgumentError, "stop_at must be >= 0, got -2"),
+            ((3, 2), {"exact": "yes"}, rm.InvalidArgumentError, "exact must be True or False, got 'yes'"),
+            ((3, 2), {"rules": "classic"}, rm.InvalidArgumentError, "rules must be a CombatRules"),
+        ],
+    )
+    def test_battle_rejects(self, args, kwargs, error, fragment):
+        with pytest.raises(error, match=fragment):
+            rm.battle(*args, **kwargs)
+
+    def test_numpy_integers_are_fine(self):
+        assert rm.battle(np.int64(5), np.int32(3)).win_probability == pytest.approx(rm.battle(5, 3).win_probability)
+
+
+def test_repr():
+    assert repr(rm.battle(10, 7)) == "Battle(10, 7)"
+    assert repr(rm.battle(10, 7, stop_at=2, exact=True)) == "Battle(10, 7, stop_at=2, exact=True)"
+    assert "defender_max_dice=3" in repr(rm.battle(4, 4, rules=rm.CombatRules.three_defender_dice()))

@@ -1,0 +1,109 @@
+"""The command line: output, JSON, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from riskmath.cli import main
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_roll(capsys):
+    status, out, err = run(capsys, "roll", "3", "2")
+    assert status == 0
+    assert err == ""
+    assert "0 2  1445/3888" in out
+    assert "2 0  2275/7776" in out
+
+
+def test_roll_json(capsys):
+    _, out, _ = run(capsys, "roll", "1", "1", "--ties", "attacker", "--json")
+    rows = json.loads(out)
+    assert rows[0] == {"attacker_losses": 0, "defender_losses": 1, "probability": "7/12", "float": 7 / 12}
+
+
+def test_odds_text(capsys):
+    status, out, _ = run(capsys, "odds", "10", "10")
+    assert status == 0
+    assert "win_probability" in out
+    assert "0.567593" in out  # P(win) with >= 4 decimals
+    assert "expected_attackers_left " in out
+    assert "expected_defender_losses" in out
+
+
+def test_odds_exact_stop_at(capsys):
+    _, out, _ = run(capsys, "odds", "5", "3", "--exact", "--stop-at", "1")
+    assert "/" in out.splitlines()[1]  # a fraction
+    assert "stopping at 1" in out
+
+
+def test_odds_json(capsys):
+    _, out, _ = run(capsys, "odds", "9", "10", "--json")
+    document = json.loads(out)
+    assert document["attackers"] == 9
+    assert document["win_probability"] == pytest.approx(0.47993525647768026, rel=1e-14)
+
+
+def test_odds_json_exact_and_variant(capsys):
+    _, out, _ = run(capsys, "odds", "2", "1", "--json", "--exact", "--defender-max-dice", "3")
+    # 125/216 + 91/216 * 15/36; with one defender a third defending die changes nothing.
+    assert json.loads(out)["win_probability"] == "1955/2592"
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "markdown", "latex", "json"])
+def test_table_formats(capsys, fmt):
+    status, out, _ = run(capsys, "table", "--attackers", "4", "--defenders", "3", "--format", fmt)
+    assert status == 0
+    assert "0.4167" in out
+
+
+def test_table_statistic(capsys):
+    _, out, _ = run(
+        capsys, "table", "--attackers", "2", "--defenders", "2", "--stat", "expected_rolls", "--format", "csv"
+    )
+    assert out.splitlines()[0] == "attackers,1,2"
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["odds", "-3", "2"], "expected a non-negative integer, got '-3'"),
+        (["odds", "3.5", "2"], "expected a non-negative integer, got '3.5'"),
+        (["odds", "3", "0"], "defenders must be >= 1, got 0"),
+        (["roll", "0", "2"], "attacker_dice must be >= 1, got 0"),
+        (["table", "--format", "html"], "invalid choice: 'html'"),
+        (["table", "--stat", "nope"], "invalid choice: 'nope'"),
+        (["odds", "3", "2", "--attacker-sides", "1"], "attacker_sides must be an integer in 2..1000, got 1"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        ([], "required: command"),
+    ],
+)
+def test_bad_input_one_line_exit_2(capsys, argv, fragment):
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("riskmath: error: ")
+    assert fragment in err
+
+
+def test_module_entry_point_has_no_traceback():
+    result = subprocess.run(
+        [sys.executable, "-m", "riskmath", "odds", "4", "-1"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().startswith("riskmath: error:")
+    ok = subprocess.run(
+        [sys.executable, "-m", "riskmath", "roll", "3", "2"], capture_output=True, text=True, check=True
+    )
+    assert "1445/3888" in ok.stdout
