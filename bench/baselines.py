@@ -57,3 +57,22 @@ def backward_table(attackers: int, defenders: int) -> list[list[float]]:
             pairs = len(table) - 1
             win[a][d] = sum(p * win[a - i][d - pairs + i] for i, p in enumerate(table))
     return win
+
+
+def forward_battle_exact(attackers: int, defenders: int) -> object:
+    """:func:`forward_battle` with :class:`fractions.Fraction` arithmetic; returns P(win)."""
+    from fractions import Fraction
+
+    tables = {key: [Fraction(p).limit_denominator(7776) for p in table] for key, table in TABLES.items()}
+    mass = [[Fraction(0)] * (defenders + 1) for _ in range(attackers + 1)]
+    mass[attackers][defenders] = Fraction(1)
+    for d in range(defenders, 0, -1):
+        for a in range(attackers, 0, -1):
+            m = mass[a][d]
+            if not m:
+                continue
+            table = tables[min(3, a), min(2, d)]
+            pairs = len(table) - 1
+            for i, p in enumerate(table):
+                mass[a - i][d - pairs + i] += p * m
+    return sum(mass[a][0] for a in range(attackers + 1))
