@@ -26,6 +26,7 @@ demo: $(STAMP_TEST)
 lint: $(STAMP_TEST)
 	$(BIN)/ruff check riskmath tests examples bench docs
 	$(BIN)/ruff format --check riskmath tests examples bench docs
+	$(BIN)/mypy
 
 test: lint
 	MPLBACKEND=Agg $(BIN)/python -m pytest

@@ -21,10 +21,10 @@ import scipy
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import baselines  # noqa: E402
+import baselines
 
-import riskmath as rm  # noqa: E402
-from riskmath.dice import count_pair_wins  # noqa: E402
+import riskmath as rm
+from riskmath.dice import count_pair_wins
 
 
 def best(func: Callable[[], object], repeat: int) -> float:
@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> None:
     base = best(lambda: baselines.backward_table(n, n), slow_repeat)
     report(f"odds_table({n}, {n})", ours, base, 20)
     table_bytes = peak_memory(lambda: rm.odds_table(n, n))
-    print(f"{'':<50} peak memory {table_bytes / 2**20:.1f} MiB for {n * n} cells ({table_bytes / (n * n):.0f} bytes/cell)")
+    per_cell = table_bytes / (n * n)
+    print(f"{'':<50} peak memory {table_bytes / 2**20:.1f} MiB for {n * n} cells ({per_cell:.0f} bytes/cell)")
 
     ours = best(lambda: rm.odds_table(200, 200), repeat)
     base = best(lambda: baselines.backward_table(200, 200), repeat)
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> None:
     base = best(lambda: baselines.roll_table(3, 3), slow_repeat)
     report("roll_odds(3, 3) by counting v listing 6^6 throws", ours, base, None)
     ours = best(lambda: count_pair_wins.__wrapped__(10, 10, 100, 100, False), slow_repeat)
-    print(f"{'roll_odds(10, 10) with 100-sided dice':<50} riskmath {ours * 1e3:9.2f} ms   (listing 100^20 throws: infeasible)")
+    name = "roll_odds(10, 10) with 100-sided dice"
+    print(f"{name:<50} riskmath {ours * 1e3:9.2f} ms   (listing 100^20 throws: infeasible)")
 
     m = 60
     ours = best(lambda: rm.battle(m, m, exact=True).win_probability, slow_repeat)

@@ -174,8 +174,9 @@ class Battle:
         import pandas as pd
 
         totals: dict[int, Number] = {}
-        for state in self._final_states:
-            totals[state[axis]] = totals.get(state[axis], 0) + state[2]
+        for a, d, p in self._final_states:
+            key = (a, d)[axis]
+            totals[key] = totals.get(key, 0) + p
         keys = sorted(totals)
         return pd.Series(
             [totals[k] for k in keys],
@@ -473,4 +474,5 @@ def battle_statistics(
 def _std(second: np.ndarray, first: np.ndarray) -> np.ndarray:
     """Standard deviation from raw moments, as float (round-off clipped at 0)."""
     variance = np.asarray(second - first * first, dtype=float)
-    return np.sqrt(np.maximum(variance, 0.0))
+    std: np.ndarray = np.sqrt(np.maximum(variance, 0.0))
+    return std

@@ -82,19 +82,19 @@ class BattleChain:
         t_pos = {s: n for n, s in enumerate(transient)}
         a_pos = {s: n for n, s in enumerate(absorbing)}
         kern = kernel(self.rules)
-        q_rows, q_cols, q_vals, r_rows, r_cols, r_vals = [], [], [], [], [], []
+        q_entries: list[tuple[int, int, float]] = []
+        r_entries: list[tuple[int, int, float]] = []
         for row, (a, d) in enumerate(transient):
             c, e = min(kern.max_a, a), min(kern.max_d, d)
             pairs = min(c, e)
             for i, p in enumerate(kern.prob[c][e]):
                 target = (a - i, d - pairs + i)
                 if target in t_pos:
-                    q_rows.append(row), q_cols.append(t_pos[target]), q_vals.append(p)
+                    q_entries.append((row, t_pos[target], float(p)))
                 else:
-                    r_rows.append(row), r_cols.append(a_pos[target]), r_vals.append(p)
-        n_t, n_a = len(transient), len(absorbing)
-        self.Q = sp.csr_array((q_vals, (q_rows, q_cols)), shape=(n_t, n_t))
-        self.R = sp.csr_array((r_vals, (r_rows, r_cols)), shape=(n_t, n_a))
+                    r_entries.append((row, a_pos[target], float(p)))
+        self.Q = _sparse(q_entries, (len(transient), len(transient)))
+        self.R = _sparse(r_entries, (len(transient), len(absorbing)))
 
     def __repr__(self) -> str:
         return (
@@ -145,6 +145,11 @@ class BattleChain:
         """``N = (I - Q)^{-1}`` (expected visits), dense; by a solve, for small chains."""
         N = self._lu.solve(np.eye(self.Q.shape[0]))  # type: ignore[attr-defined]
         return pd.DataFrame(N, index=self.transient_states, columns=self.transient_states)
+
+
+def _sparse(entries: list[tuple[int, int, float]], shape: tuple[int, int]) -> sp.csr_array:
+    rows, cols, values = zip(*entries, strict=True) if entries else ((), (), ())
+    return sp.csr_array((values, (rows, cols)), shape=shape)
 
 
 def battle_chain(attackers: int, defenders: int, *, stop_at: int = 0, rules: object = None) -> BattleChain:
