@@ -33,6 +33,7 @@ converting to :class:`~fractions.Fraction` at the end.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -106,7 +107,10 @@ def _feedback(pairs: int, q: float) -> FloatArray:
     return coefficients
 
 
-def forward_float(attackers: int, defenders: int, stop_at: int, kern: Kernel) -> tuple[FloatArray, FloatArray, float]:
+Forward = tuple[FloatArray, FloatArray, float]
+
+
+def forward_float(attackers: int, defenders: int, stop_at: int, kern: Kernel) -> Forward:
     """Absorption probabilities and expected rolls from ``(attackers, defenders)``.
 
     Returns ``(win, stop, expected_rolls)``: ``win[a]`` (shape ``(A + 1,)``)
@@ -114,6 +118,59 @@ def forward_float(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
     attackers left; ``stop[a, d]`` (shape ``(min(stop_at, A) + 1, D + 1)``)
     the probability of ending with ``a <= stop_at`` attackers and ``d >= 1``
     defenders.  Needs ``defenders >= 1``.
+
+    Picks the cheaper sweep: one call per column (:func:`forward_columns`)
+    when there are few defenders, one per anti-diagonal otherwise.
+    """
+    A, D = attackers, defenders
+    if _COLUMN_COST * D < A + D:
+        mass = np.zeros((A + 1, D + 1))
+        mass[A, D] = 1.0
+        return forward_columns(mass, stop_at, kern)
+    return _forward_diagonals(A, D, stop_at, kern)
+
+
+# One column sweep step (an lfilter call and a few slices) costs about as much
+# as this many anti-diagonal steps (one convolution each); measured in bench/.
+_COLUMN_COST = 12
+
+
+def forward_columns(mass: FloatArray, stop_at: int, kern: Kernel) -> Forward:
+    """Sweep an arbitrary initial distribution over the states, column by column.
+
+    ``mass[a, d]`` (shape ``(A + 1, D + 1)``) is the initial probability of
+    each state; it is overwritten with visit probabilities.  Returns
+    ``(win, stop, expected_rolls)`` as :func:`forward_float`; mass that starts
+    in an absorbing state stays there.  Each column costs one
+    :func:`scipy.signal.lfilter` call: the only same-column move, "the attacker
+    loses every compared pair", is the recurrence ``x[a] += q * x[a + pairs]``.
+    """
+    A, D = mass.shape[0] - 1, mass.shape[1] - 1
+    k = stop_at
+    ma, md = kern.max_a, kern.max_d
+    lo = max(ma, k + 1)  # first transient row throwing the maximum dice
+    for d in range(D, 0, -1):
+        e = min(md, d)
+        col = mass[:, d]
+        if lo <= A:
+            pairs = min(ma, e)
+            p = kern.prob[ma][e]
+            col[lo:] = lfilter([1.0], _feedback(pairs, p[pairs]), col[lo:][::-1])[::-1]
+            for s in range(lo, min(A, lo + pairs - 1) + 1):
+                col[s - pairs] += p[pairs] * col[s]
+            for i in range(pairs):
+                mass[lo - i : A + 1 - i, d - (pairs - i)] += p[i] * col[lo:]
+        for a in range(min(lo - 1, A), k, -1):  # rows with fewer dice, top down
+            pairs = min(a, e)
+            p = kern.prob[a][e]
+            for i in range(pairs + 1):
+                mass[a - i, d - pairs + i] += p[i] * col[a]
+    expected_rolls = float(mass[k + 1 :, 1:].sum())
+    return mass[:, 0].copy(), mass[: min(k, A) + 1].copy(), expected_rolls
+
+
+def _forward_diagonals(attackers: int, defenders: int, stop_at: int, kern: Kernel) -> Forward:
+    """:func:`forward_float` by anti-diagonals, for a start in one state.
 
     ``mass`` is allocated as a full grid for simple indexing, but only its
     edge rows and columns are ever touched; the bulk lives in one diagonal
@@ -196,16 +253,46 @@ def forward_exact(
     attackers: int, defenders: int, stop_at: int, kern: Kernel
 ) -> tuple[list[Fraction], list[list[Fraction]], Fraction]:
     """Exact counterpart of :func:`forward_float`, with lists of Fractions."""
-    A, D, k = attackers, defenders, stop_at
+    return forward_exact_from({(attackers, defenders): Fraction(1)}, stop_at, kern)
+
+
+def _scale_exponent(probability: Fraction, K: int) -> int:
+    """Smallest ``n`` with ``probability * K**n`` an integer (K's primes only)."""
+    rest = probability.denominator
+    while (common := math.gcd(rest, K)) > 1:
+        rest //= common
+    if rest != 1:
+        raise ValueError(f"{probability} is not a multiple of a power of 1/{K}")
+    n, power = 0, 1
+    while power % probability.denominator:
+        n, power = n + 1, power * K
+    return n
+
+
+def forward_exact_from(
+    initial: dict[tuple[int, int], Fraction],
+    stop_at: int,
+    kern: Kernel,
+    shape: tuple[int, int] | None = None,
+) -> tuple[list[Fraction], list[list[Fraction]], Fraction]:
+    """Exact sweep of an initial distribution ``{(a, d): probability}``.
+
+    The probabilities must be multiples of powers of ``1 / K`` (as every
+    probability this module produces is).  Returns ``(win, stop,
+    expected_rolls)`` like :func:`forward_float`, for states up to
+    ``shape = (A, D)`` (default: the largest ``a`` and ``d`` in ``initial``).
+    """
+    A, D = shape if shape is not None else (max(a for a, _ in initial), max(d for _, d in initial))
+    k = stop_at
     ma, md, K = kern.max_a, kern.max_d, kern.scale
-    zero = Fraction(0)
-    win = [zero] * (A + 1)
-    stop = [[zero] * (D + 1) for _ in range(min(k, A) + 1)]
-    if k >= A:
-        stop[A][D] = Fraction(1)
-        return win, stop, zero
-    # numer[(a, d)] / K**(A - a + D - d) is the probability of visiting (a, d).
-    numer: dict[tuple[int, int], int] = {(A, D): 1}
+    # numer[(a, d)] / K**(extra + A - a + D - d) is the probability of visiting
+    # (a, d): every roll that removes n armies multiplies by an integer / K**n.
+    extra = max(_scale_exponent(p, K) - (A - a + D - d) for (a, d), p in initial.items())
+    extra = max(extra, 0)
+    numer: dict[tuple[int, int], int] = {}
+    for (a, d), p in initial.items():
+        scaled = p * K ** (extra + A - a + D - d)
+        numer[(a, d)] = numer.get((a, d), 0) + int(scaled)
     transient_by_level: dict[int, int] = {}
     for d in range(D, 0, -1):
         e = min(md, d)
@@ -213,19 +300,26 @@ def forward_exact(
             n = numer.pop((a, d), 0)
             if not n:
                 continue
-            level = A - a + D - d
+            level = extra + A - a + D - d
             transient_by_level[level] = transient_by_level.get(level, 0) + n
             c = min(ma, a)
             pairs = min(c, e)
             for i, w in enumerate(kern.weight[c][e]):
                 target = (a - i, d - (pairs - i))
                 numer[target] = numer.get(target, 0) + n * w
+    zero = Fraction(0)
+    win = [zero] * (A + 1)
+    stop = [[zero] * (D + 1) for _ in range(min(k, A) + 1)]
     for (a, d), n in numer.items():  # only absorbing states are left
-        p = Fraction(n, K ** (A - a + D - d))
+        if not n:
+            continue
+        p = Fraction(n, K ** (extra + A - a + D - d))
         if d == 0:
-            win[a] = p
+            win[a] += p
         else:
-            stop[a][d] = p
+            stop[a][d] += p
+    if not transient_by_level:
+        return win, stop, zero
     top = max(transient_by_level)
     total = sum(n * K ** (top - level) for level, n in transient_by_level.items())
     return win, stop, Fraction(total, K**top)
