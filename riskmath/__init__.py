@@ -16,27 +16,44 @@ from fractions import Fraction
 
 from riskmath._version import __version__
 from riskmath.battle import STATISTICS, Battle, battle, battle_statistics
+from riskmath.conquest import Conquest, conquest
 from riskmath.dice import CombatRules, RollOdds, roll_odds
 from riskmath.errors import InvalidArgumentError, RiskmathError, RulesError, UndefinedStatisticError
 from riskmath.matrix import BattleChain, battle_chain
+from riskmath.planning import CombinedAttack, armies_needed, combined_attack, defence_allocations
+from riskmath.plans import PlanResult, Target, plan_conquest
+from riskmath.policy import OBJECTIVES, Policy, optimal_policy, solve_matrix_game
 from riskmath.tables import format_table, odds_table
 
 __all__ = [
+    "OBJECTIVES",
     "STATISTICS",
     "Battle",
     "BattleChain",
     "CombatRules",
+    "CombinedAttack",
+    "Conquest",
     "Fraction",
     "InvalidArgumentError",
+    "PlanResult",
+    "Policy",
     "RiskmathError",
     "RollOdds",
     "RulesError",
+    "Target",
     "UndefinedStatisticError",
     "__version__",
+    "armies_needed",
     "battle",
     "battle_chain",
     "battle_statistics",
+    "combined_attack",
+    "conquest",
+    "defence_allocations",
     "format_table",
     "odds_table",
+    "optimal_policy",
+    "plan_conquest",
     "roll_odds",
+    "solve_matrix_game",
 ]

@@ -34,6 +34,7 @@ converting to :class:`~fractions.Fraction` at the end.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -424,24 +425,29 @@ def backward_exact(
     defenders: int,
     stop_at: int,
     kern: Kernel,
-    win_value: list[list[int]],
-    stop_value: list[list[list[int]]],
-    step_cost: list[int],
+    win_value: Sequence[Sequence[int | Fraction]],
+    stop_value: Sequence[Sequence[Sequence[int | Fraction]]],
+    step_cost: Sequence[int],
 ) -> list[list[list[Fraction]]]:
-    """Exact counterpart of :func:`backward_float` (integer boundary values).
+    """Exact counterpart of :func:`backward_float`.
 
-    Internally ``U[a][d] = V[a][d] * K**(a + d)`` is an integer.
+    Boundary values may be integers or Fractions whose denominators divide a
+    power of ``K``.  Internally ``U[a][d] = V[a][d] * K**(extra + a + d)`` is
+    an integer, ``extra`` being the power of ``K`` the boundary values need.
     """
     A, D, k = attackers, defenders, stop_at
     S = len(step_cost)
     ma, md, K = kern.max_a, kern.max_d, kern.scale
-    powers = [K**n for n in range(A + D + 1)]
+    boundary = [Fraction(v) for a in range(k + 1, A + 1) for v in win_value[a]]
+    boundary += [Fraction(v) for a in range(min(k, A) + 1) for d in range(1, D + 1) for v in stop_value[a][d]]
+    extra = max([_scale_exponent(v, K) for v in boundary], default=0)
+    powers = [K ** (extra + n) for n in range(A + D + 1)]
     scaled: list[list[list[int]]] = [[[0] * S for _ in range(D + 1)] for _ in range(A + 1)]
     for a in range(k + 1, A + 1):
-        scaled[a][0] = [v * powers[a] for v in win_value[a]]
+        scaled[a][0] = [int(v * powers[a]) for v in win_value[a]]
     for a in range(min(k, A) + 1):
         for d in range(1, D + 1):
-            scaled[a][d] = [v * powers[a + d] for v in stop_value[a][d]]
+            scaled[a][d] = [int(v * powers[a + d]) for v in stop_value[a][d]]
     for d in range(1, D + 1):
         e = min(md, d)
         for a in range(k + 1, A + 1):

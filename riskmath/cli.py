@@ -6,6 +6,9 @@ Subcommands::
     riskmath odds 10 10 [--exact] [--stop-at K] [--json] [rule options]
     riskmath table --attackers 10 --defenders 10 [--stat win_probability]
                    [--format text|csv|markdown|latex|json] [--precision 4] [rule options]
+    riskmath conquest 20 3 2 1 2 [--leave 1] [--exact] [--json] [rule options]
+    riskmath need 3 2 2 --p 0.9 [--leave 1] [rule options]
+    riskmath policy 10 10 [--objective win|win_with] [--min-left M] [--two-sided] [--exact]
 
 Bad input prints one line ``riskmath: error: ...`` on stderr and exits with
 status 2.
@@ -21,8 +24,11 @@ from fractions import Fraction
 
 from riskmath import __version__
 from riskmath.battle import STATISTICS, battle
+from riskmath.conquest import conquest
 from riskmath.dice import CombatRules, roll_odds
 from riskmath.errors import RiskmathError
+from riskmath.planning import armies_needed
+from riskmath.policy import optimal_policy
 from riskmath.tables import FORMATS, format_table, odds_table
 
 __all__ = ["main"]
@@ -37,6 +43,17 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _UsageError(message)
+
+
+def _probability(text: str) -> Fraction:
+    """argparse type: a probability strictly between 0 and 1 (decimal or p/q)."""
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"expected a probability such as 0.9 or 9/10, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a probability strictly between 0 and 1, got {text!r}")
+    return value
 
 
 def _count(text: str) -> int:
@@ -100,6 +117,30 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--stop-at", type=_count, default=0, metavar="K")
     table.add_argument("--exact", action="store_true")
     _add_rules_options(table)
+
+    chain = commands.add_parser("conquest", help="one stack taking a path of territories")
+    chain.add_argument("attackers", type=_count, help="armies able to attack (the territory holds one more)")
+    chain.add_argument("defenders", type=_count, nargs="+", help="defending armies of each territory, in order")
+    chain.add_argument("--leave", type=_count, default=1, metavar="N", help="armies left in each captured territory")
+    chain.add_argument("--exact", action="store_true")
+    chain.add_argument("--json", action="store_true", help="print JSON")
+    _add_rules_options(chain)
+
+    need = commands.add_parser("need", help="fewest attackers that take a path with a given probability")
+    need.add_argument("defenders", type=_count, nargs="+", help="defending armies of each territory, in order")
+    need.add_argument("--p", dest="probability", type=_probability, required=True, metavar="P")
+    need.add_argument("--leave", type=_count, default=1, metavar="N")
+    _add_rules_options(need)
+
+    policy = commands.add_parser("policy", help="where an optimal attacker (or defender) throws fewer dice")
+    policy.add_argument("attackers", type=_count)
+    policy.add_argument("defenders", type=_count)
+    policy.add_argument("--objective", choices=("win", "win_with"), default="win")
+    policy.add_argument("--min-left", type=_count, default=1, metavar="M", help="for --objective win_with")
+    policy.add_argument("--no-stop", action="store_true", help="the attacker may not break off")
+    policy.add_argument("--two-sided", action="store_true", help="the defender chooses its dice too")
+    policy.add_argument("--exact", action="store_true")
+    _add_rules_options(policy)
     return parser
 
 
@@ -159,12 +200,80 @@ def _table(args: argparse.Namespace) -> str:
     return format_table(table, args.format, precision=args.precision)
 
 
+def _conquest(args: argparse.Namespace) -> str:
+    result = conquest(args.attackers, args.defenders, leave=args.leave, exact=args.exact, rules=_rules(args))
+    steps = result.step_table()
+    success = result.success_probability
+    final = result.expected_final_armies_if_success if success > 0 else None
+    if args.json:
+        document = {
+            "attackers": args.attackers,
+            "defenders": list(args.defenders),
+            "leave": args.leave,
+            "success_probability": _jsonable(success),
+            "reach_probabilities": [_jsonable(p) for p in result.reach_probabilities],
+            "expected_final_armies_if_success": None if final is None else _jsonable(final),
+        }
+        return json.dumps(document)
+    lines = [
+        f"{args.attackers} attackers (armies able to attack) v path {list(args.defenders)}, leaving {args.leave}",
+        f"  success_probability              {_show(success, args.exact)}",
+    ]
+    if final is not None:
+        lines.append(f"  expected_final_armies_if_success {_show(final, args.exact)}")
+    lines.append("  step  defenders  P(reach)  E[attackers]  sd  P(capture)")
+    for k, row in steps.iterrows():
+        mean = "-" if row["expected_attackers"] is None else f"{float(row['expected_attackers']):.3f}"
+        sd = "-" if row["std_attackers"] is None else f"{row['std_attackers']:.3f}"
+        lines.append(
+            f"  {k:>4}  {int(row['defenders']):>9}  {float(row['reach_probability']):.6f}  {mean:>12}  {sd}"
+            f"  {float(row['capture_probability']):.6f}"
+        )
+    return "\n".join(lines)
+
+
+def _need(args: argparse.Namespace) -> str:
+    n = armies_needed(args.defenders, args.probability, leave=args.leave, rules=_rules(args))
+    achieved = conquest(n, args.defenders, leave=args.leave, rules=_rules(args)).success_probability
+    return (
+        f"{n} armies able to attack (the territory holds {n + 1}) take {list(args.defenders)} "
+        f"with probability {achieved:.6f} >= {float(args.probability):g}"
+    )
+
+
+def _policy(args: argparse.Namespace) -> str:
+    policy = optimal_policy(
+        args.attackers,
+        args.defenders,
+        args.objective,
+        min_left=args.min_left,
+        allow_stop=not args.no_stop,
+        two_sided=args.two_sided,
+        exact=args.exact,
+        rules=_rules(args),
+    )
+    attacker = policy.deviations()
+    lines = [
+        f"{policy!r}",
+        f"  optimal value      {_show(policy.value, args.exact)}",
+        f"  max-dice value     {_show(policy.max_dice_value, args.exact)}",
+        f"  states where the attacker should not throw maximum dice: {len(attacker)}",
+    ]
+    lines += [f"    {a} v {d}: {dict(row['attacker_strategy'])}" for (a, d), row in attacker.head(20).iterrows()]
+    if args.two_sided:
+        defender = policy.defender_deviations()
+        lines.append(f"  states where the defender should not throw maximum dice: {len(defender)}")
+        lines += [f"    {a} v {d}: {dict(row['defender_strategy'])}" for (a, d), row in defender.head(20).iterrows()]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 on bad input)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        handler = {"roll": _roll, "odds": _odds, "table": _table}[args.command]
+        handlers = {"roll": _roll, "odds": _odds, "table": _table, "conquest": _conquest, "need": _need}
+        handler = {**handlers, "policy": _policy}[args.command]
         print(handler(args))
     except (_UsageError, RiskmathError) as error:
         print(f"riskmath: error: {error}", file=sys.stderr)
