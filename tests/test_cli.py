@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+import riskmath as rm
 from riskmath.cli import main
 
 
@@ -107,3 +108,50 @@ def test_module_entry_point_has_no_traceback():
         [sys.executable, "-m", "riskmath", "roll", "3", "2"], capture_output=True, text=True, check=True
     )
     assert "1445/3888" in ok.stdout
+
+
+def test_conquest(capsys):
+    status, out, _ = run(capsys, "conquest", "20", "3", "2", "1", "2")
+    assert status == 0
+    assert "success_probability              0.986466" in out
+    assert out.count("\n") == 8  # title, 2 statistics, header, 4 steps
+
+
+def test_conquest_json_exact(capsys):
+    _, out, _ = run(capsys, "conquest", "5", "3", "--json", "--exact")
+    document = json.loads(out)
+    assert document["defenders"] == [3]
+    assert document["success_probability"] == str(rm.battle(5, 3, exact=True).win_probability)
+
+
+def test_need(capsys):
+    status, out, _ = run(capsys, "need", "3", "2", "2", "--p", "0.9")
+    assert status == 0
+    assert out.startswith("14 armies able to attack (the territory holds 15)")
+    _, out, _ = run(capsys, "need", "10", "--p", "9/10")
+    assert out.startswith("16 armies")
+
+
+def test_policy(capsys):
+    status, out, _ = run(capsys, "policy", "8", "8", "--two-sided")
+    assert status == 0
+    assert "should not throw maximum dice: 0" in out
+    _, out, _ = run(capsys, "policy", "8", "8", "--objective", "win_with", "--min-left", "2", "--exact")
+    assert "optimal value" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["need", "3", "--p", "1.5"], "expected a probability strictly between 0 and 1, got '1.5'"),
+        (["need", "3", "--p", "abc"], "expected a probability such as 0.9 or 9/10, got 'abc'"),
+        (["need", "3"], "the following arguments are required: --p"),
+        (["conquest", "10"], "the following arguments are required: defenders"),
+        (["conquest", "10", "0"], r"defenders[0] must be >= 1, got 0"),
+    ],
+)
+def test_new_verbs_reject(capsys, argv, fragment):
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    assert err.count("\n") == 1
+    assert fragment in err

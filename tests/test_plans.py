@@ -1,0 +1,133 @@
+"""Tree plans: against paths, hand composition, Monte Carlo and bad plans."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import riskmath as rm
+from riskmath import Target
+
+
+@given(attackers=st.integers(1, 25), path=st.lists(st.integers(1, 5), min_size=1, max_size=4), leave=st.integers(0, 2))
+def test_a_path_plan_is_a_conquest(attackers, path, leave):
+    plan = rm.plan_conquest(attackers, Target.path(path, leave=leave), exact=True)
+    chain = rm.conquest(attackers, path, leave=leave, exact=True)
+    assert plan.success_probability == chain.success_probability
+    if chain.success_probability > 0:
+        leaf = plan.leaf_distribution(plan.leaves[0])
+        assert dict(leaf.items()) == dict(chain.final_distribution.items())
+
+
+def test_a_fork_by_hand():
+    # Take a 1-army territory, leave 1, split the rest evenly between two
+    # 1-army territories; both must fall.
+    plan = Target(1, "hub", then=[Target(1, "left"), Target(1, "right")])
+    result = rm.plan_conquest(6, plan, exact=True)
+    hub = rm.battle(6, 1, exact=True)
+    expected = 0
+    for (y, d), p in hub.outcomes.items():
+        if d:
+            continue
+        left, right = plan.shares(y - 1)
+        if left and right:
+            expected += (
+                p * rm.battle(left, 1, exact=True).win_probability * rm.battle(right, 1, exact=True).win_probability
+            )
+    assert result.success_probability == expected
+    for leaf in result.leaves:
+        assert sum(result.leaf_distribution(leaf)) == 1
+    table = result.node_table()
+    assert table.loc["hub", "capture_probability"] == hub.win_probability
+    assert table.loc["hub", "subtree_success_probability"] == expected
+
+
+def test_exact_agrees_with_float_and_leaves_are_consistent():
+    plan = Target(2, "Venezuela", then=[Target(1, "Peru", then=[Target(1, "Argentina")]), Target(2, "Brazil")])
+    exact = rm.plan_conquest(12, plan, exact=True)
+    approx = rm.plan_conquest(12, plan)
+    assert approx.success_probability == pytest.approx(float(exact.success_probability), abs=1e-12)
+    for leaf in ("Argentina", "Brazil"):
+        np.testing.assert_allclose(
+            approx.leaf_distribution(leaf).to_numpy(),
+            exact.leaf_distribution(leaf).astype(float).to_numpy(),
+            atol=1e-12,
+        )
+        # joint(leaf armies, everything falls) sums to the success probability for every leaf
+        assert exact._leaf_joint[leaf].sum() == exact.success_probability
+
+
+def test_splits():
+    even = Target(1, then=[Target(1), Target(1), Target(1)])
+    assert even.shares(7) == (3, 2, 2)
+    fixed = Target(1, then=[Target(1), Target(1), Target(1)], split=(2, None, 1))
+    assert fixed.shares(10) == (2, 7, 1)
+    assert fixed.shares(2) == (2, 0, 0)
+    keep = Target(1, then=[Target(1), Target(1)], split=(1, 2))
+    assert keep.shares(10) == (1, 2)  # the rest stays
+    rule = Target(1, then=[Target(1), Target(1)], split=lambda n: (n // 3, n - n // 3))
+    assert rule.shares(9) == (3, 6)
+
+
+@pytest.mark.slow
+def test_monte_carlo_fork():
+    rng = np.random.default_rng(2026)
+    plan = Target(2, "hub", then=[Target(2, "a"), Target(1, "b")], split=(None, 2))
+
+    def fight(a, d):
+        while a > 0 and d > 0:
+            attack = np.sort(rng.integers(1, 7, size=min(3, a)))[::-1]
+            defend = np.sort(rng.integers(1, 7, size=min(2, d)))[::-1]
+            for x, y in zip(attack, defend, strict=False):
+                if x > y:
+                    d -= 1
+                else:
+                    a -= 1
+        return a if d == 0 else None
+
+    n = 20_000
+    wins = 0
+    for _ in range(n):
+        y = fight(9, 2)
+        if y is None:
+            continue
+        first, second = plan.shares(y - 1)
+        if first and second and fight(first, 2) is not None and fight(second, 1) is not None:
+            wins += 1
+    p = rm.plan_conquest(9, plan).success_probability
+    assert abs(wins / n - p) < 4 * math.sqrt(p * (1 - p) / n)
+
+
+class TestBadPlans:
+    @pytest.mark.parametrize(
+        ("kwargs", "fragment"),
+        [
+            ({"defenders": 0}, "Target.defenders must be >= 1, got 0"),
+            ({"defenders": 2, "leave": -1}, "Target.leave must be >= 0, got -1"),
+            ({"defenders": 2, "then": [3]}, "Target.then must hold Targets, got 3"),
+            ({"defenders": 2, "then": [Target(1)], "split": (1, 2)}, r"one share per child \(1\), got 2"),
+            ({"defenders": 2, "then": [Target(1), Target(1)], "split": (None, None)}, "at most one None"),
+            ({"defenders": 2, "split": "odd"}, "Target.split must be 'even', a sequence or a function"),
+        ],
+    )
+    def test_rejects(self, kwargs, fragment):
+        with pytest.raises(rm.InvalidArgumentError, match=fragment):
+            Target(**kwargs)
+
+    def test_bad_split_function(self):
+        plan = Target(1, "x", then=[Target(1), Target(1)], split=lambda n: (n, n))
+        with pytest.raises(rm.InvalidArgumentError, match="split function of 'x' returned"):
+            rm.plan_conquest(5, plan)
+
+    def test_duplicate_names_and_unknown_leaf(self):
+        with pytest.raises(rm.InvalidArgumentError, match=r"duplicates \['a'\]"):
+            rm.plan_conquest(5, Target(1, "a", then=[Target(1, "a")]))
+        result = rm.plan_conquest(5, Target(1, "a", then=[Target(1, "b")]))
+        with pytest.raises(rm.InvalidArgumentError, match="'a' is not a leaf of the plan; leaves are"):
+            result.leaf_distribution("a")
+        with pytest.raises(rm.InvalidArgumentError, match="plan must be a Target"):
+            rm.plan_conquest(5, [1, 2])
