@@ -20,7 +20,7 @@ from riskmath.conquest import Conquest, conquest
 from riskmath.dice import CombatRules, RollOdds, roll_odds
 from riskmath.errors import InvalidArgumentError, RiskmathError, RulesError, UndefinedStatisticError
 from riskmath.matrix import BattleChain, battle_chain
-from riskmath.planning import CombinedAttack, armies_needed, combined_attack, defence_allocations
+from riskmath.planning import CombinedAttack, armies_needed, combined_attack, defence_allocations, success_curve
 from riskmath.plans import PlanResult, Target, plan_conquest
 from riskmath.policy import OBJECTIVES, Policy, optimal_policy, solve_matrix_game
 from riskmath.tables import format_table, odds_table
@@ -56,4 +56,5 @@ __all__ = [
     "plan_conquest",
     "roll_odds",
     "solve_matrix_game",
+    "success_curve",
 ]

@@ -6,6 +6,8 @@
   defender's surviving distribution carrying over.
 * :func:`defence_allocations`: every way to spread a number of defending
   armies along a path, ranked by the attacker's success probability.
+* :func:`success_curve`: the success probability of a path for every number
+  of attackers at once.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._chains import kernel
+from riskmath._chains import backward_exact, backward_float, kernel
 from riskmath._validation import check_int
 from riskmath.conquest import Conquest, Number, Vector, _check_exact, _number, _path, _steps, _zeros, sweep
 from riskmath.dice import CombatRules, resolve_rules
@@ -28,7 +30,7 @@ from riskmath.errors import InvalidArgumentError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CombinedAttack", "armies_needed", "combined_attack", "defence_allocations"]
+__all__ = ["CombinedAttack", "armies_needed", "combined_attack", "defence_allocations", "success_curve"]
 
 
 def armies_needed(
@@ -338,3 +340,71 @@ def defence_allocations(
     table = pd.DataFrame(rows, columns=["allocation", "success_probability"])
     table.index = pd.RangeIndex(1, len(rows) + 1, name="rank")
     return table
+
+
+def success_curve(
+    defenders: int | Sequence[int],
+    max_attackers: int,
+    *,
+    leave: int | Sequence[int] = 1,
+    exact: bool = False,
+    rules: object = None,
+) -> pd.Series:
+    """P(the path falls) for every number of attackers ``0..max_attackers`` at once.
+
+    One backward sweep of the battle chain per territory, last first: with
+    ``G(y)`` the probability of taking the rest of the path when ``y`` armies
+    hold the territory just taken, the previous territory falls with
+    probability ``F(x) = sum_y P(take it with y left | x) G(y - leave)``, for
+    all ``x`` in one sweep.
+
+    Parameters
+    ----------
+    defenders : int or sequence of int
+        The path, as for :func:`riskmath.conquest`.
+    max_attackers : int
+        Largest number of armies able to attack.
+    leave, exact, rules
+        As for :func:`riskmath.conquest`.
+
+    Returns
+    -------
+    pandas.Series
+        Indexed by ``attackers`` ``0..max_attackers``.
+
+    Examples
+    --------
+    >>> from riskmath import conquest
+    >>> curve = success_curve([3, 2, 2], 20)
+    >>> round(float(curve[12]), 4), round(conquest(12, [3, 2, 2]).success_probability, 4)
+    (0.8387, 0.8387)
+    >>> int((curve >= 0.9).idxmax())    # the same answer as armies_needed([3, 2, 2], 0.9)
+    14
+    """
+    import pandas as pd
+
+    path = _path(defenders)
+    X = check_int("max_attackers", max_attackers, minimum=0)
+    leaves = _steps("leave", leave, len(path), minimum=0)
+    exact = _check_exact(exact)
+    kern = kernel(resolve_rules(rules))
+    later: list[Any] = [0] + [1] * X  # G for the last territory: held with y >= 1 armies
+    for k in range(len(path) - 1, -1, -1):
+        d = path[k]
+        if exact:
+            values = backward_exact(X, d, 0, kern, [[g] for g in later], [[[0]] * (d + 1)], [0])
+            falls: list[Any] = [Fraction(0)] + [values[x][d][0] for x in range(1, X + 1)]
+        else:
+            table = backward_float(X, d, 0, kern, np.array(later, float)[:, None], np.zeros((1, d + 1, 1)), np.zeros(1))
+            falls = [0.0, *table[1:, d, 0].tolist()]
+        if k > 0:
+            keep = leaves[k - 1]
+            later = [falls[max(y - keep, 0)] if y > 0 else 0 for y in range(X + 1)]
+        else:
+            later = falls
+    return pd.Series(
+        later,
+        index=pd.RangeIndex(0, X + 1, name="attackers"),
+        name="success_probability",
+        dtype=object if exact else float,
+    )

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
-__all__ = ["odds_heatmap"]
+__all__ = ["odds_heatmap", "success_curves"]
 
 
 def odds_heatmap(
@@ -61,6 +61,48 @@ def odds_heatmap(
         for r in range(rows):
             for c in range(cols):
                 ax.text(c, r, f"{values[r, c]:.2f}", ha="center", va="center", fontsize=7)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def success_curves(
+    curves: pd.DataFrame,
+    ax: Axes | None = None,
+    *,
+    thresholds: tuple[float, ...] = (0.5, 0.9),
+    title: str | None = None,
+) -> Axes:
+    """Draw success probabilities against the number of attackers.
+
+    Parameters
+    ----------
+    curves : pandas.DataFrame
+        Index: armies able to attack; one column per plan or path (e.g.
+        built from :func:`riskmath.success_curve`), values in ``[0, 1]``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure's axes by default.
+    thresholds : tuple of float, default (0.5, 0.9)
+        Probabilities marked with dotted horizontal lines.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.5))
+    for name in curves.columns:
+        ax.plot(curves.index, curves[name].astype(float), label=str(name))
+    for level in thresholds:
+        ax.axhline(level, color="grey", linestyle=":", linewidth=0.8)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(f"{curves.index.name or 'attackers'} (armies able to attack)")
+    ax.set_ylabel("P(success)")
+    ax.legend(loc="lower right", fontsize=8)
     if title:
         ax.set_title(title)
     return ax

@@ -127,3 +127,19 @@ class TestDefenceAllocations:
             rm.defence_allocations(5, 2, 3)
         with pytest.raises(rm.InvalidArgumentError, match="more than MAX_ALLOCATIONS"):
             rm.defence_allocations(5, 200, 6)
+
+
+class TestSuccessCurve:
+    @pytest.mark.parametrize("leave", [0, 1, 2])
+    def test_every_point_is_a_conquest(self, leave):
+        curve = rm.success_curve([3, 1, 2], 14, leave=leave, exact=True)
+        assert list(curve.index) == list(range(15))
+        for x, p in curve.items():
+            assert p == rm.conquest(x, [3, 1, 2], leave=leave, exact=True).success_probability
+
+    def test_float_and_monotone(self):
+        curve = rm.success_curve([4, 2, 2, 3], 200)
+        assert curve.is_monotonic_increasing
+        assert curve[0] == 0
+        assert curve[150] == pytest.approx(rm.conquest(150, [4, 2, 2, 3]).success_probability, abs=1e-12)
+        assert int((curve >= 0.95).idxmax()) == rm.armies_needed([4, 2, 2, 3], 0.95)

@@ -28,3 +28,16 @@ def test_odds_heatmap_new_axes_for_other_statistics():
     assert len(ax.texts) == 0  # too big to annotate
     assert ax.get_images()[0].get_clim()[1] > 1
     plt.close(ax.figure)
+
+
+def test_success_curves():
+    import pandas as pd
+
+    from riskmath.plots import success_curves
+
+    curves = pd.DataFrame({"a": rm.success_curve([2, 2], 15), "b": rm.success_curve(5, 15)})
+    ax = success_curves(curves, thresholds=(0.5,))
+    assert [line.get_label() for line in ax.get_lines()[:2]] == ["a", "b"]
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), curves["a"].to_numpy())
+    assert ax.get_ylim() == (0, 1.02)
+    plt.close(ax.figure)
