@@ -3,7 +3,11 @@
 They use lists of floats and the classic rules only (3 attacking dice,
 2 defending, six-sided dice, ties to the defender).  They are written the way
 a careful programmer would write them without NumPy: one pass over the
-states in an order where every state is final before it is used.
+states in an order where every state is final before it is used.  The
+chained conquests come in two versions: the obvious one (one battle per
+possible incoming count) and a smarter one (the whole incoming distribution
+through one pass per battle).  :func:`armies_needed_scan` alone calls
+riskmath, to time a search strategy rather than a DP.
 """
 
 from __future__ import annotations
@@ -76,3 +80,90 @@ def forward_battle_exact(attackers: int, defenders: int) -> object:
             for i, p in enumerate(table):
                 mass[a - i][d - pairs + i] += p * m
     return sum(mass[a][0] for a in range(attackers + 1))
+
+
+def _sweep(mass: list[list[float]], attackers: int, defenders: int) -> None:
+    """The pass of :func:`forward_battle` over a grid already holding its initial mass."""
+    for d in range(defenders, 0, -1):
+        for a in range(attackers, 0, -1):
+            m = mass[a][d]
+            if m == 0.0:
+                continue
+            table = TABLES[min(3, a), min(2, d)]
+            pairs = len(table) - 1
+            for i, p in enumerate(table):
+                mass[a - i][d - pairs + i] += p * m
+
+
+def _move_on(won: list[float], leave: int) -> list[float]:
+    """Armies able to attack the next territory: ``y - leave`` of ``y`` holding it (0 cannot attack)."""
+    force = [0.0] * len(won)
+    for y in range(leave + 1, len(won)):
+        force[y - leave] = won[y]
+    return force
+
+
+def conquest_per_start(attackers: int, path: list[int], leave: int = 1) -> list[float]:
+    """P(take every territory of ``path`` with ``y`` left), y = 0..attackers: the obvious chain.
+
+    For each territory and each incoming count ``x`` with positive
+    probability, one :func:`forward_battle` from ``(x, d)``; its win
+    distribution, weighted by P(x), is accumulated.
+    """
+    force = [0.0] * (attackers + 1)
+    force[attackers] = 1.0
+    won = force
+    for k, d in enumerate(path):
+        if k:
+            force = _move_on(won, leave)
+        won = [0.0] * (attackers + 1)
+        for x in range(1, attackers + 1):
+            px = force[x]
+            if px == 0.0:
+                continue
+            wins, _ = forward_battle(x, d)
+            for y, w in enumerate(wins):
+                won[y] += px * w
+    return won
+
+
+def conquest_columns(attackers: int, path: list[int], leave: int = 1) -> list[float]:
+    """:func:`conquest_per_start`, pushing the whole incoming distribution through one pass per battle.
+
+    The incoming distribution fills column ``d`` of the grid; one sweep over
+    ``(a, d)`` then fights every start at once.
+    """
+    force = [0.0] * (attackers + 1)
+    force[attackers] = 1.0
+    won = force
+    for k, d in enumerate(path):
+        if k:
+            force = _move_on(won, leave)
+        mass = [[0.0] * (d + 1) for _ in range(attackers + 1)]
+        for x in range(1, attackers + 1):
+            mass[x][d] = force[x]
+        _sweep(mass, attackers, d)
+        won = [mass[a][0] for a in range(attackers + 1)]
+    return won
+
+
+def final_distribution(won: list[float]) -> dict[int, float]:
+    """Armies in the last territory given success, from the capture distribution ``won``."""
+    total = sum(won[1:])
+    return {y: p / total for y, p in enumerate(won) if y and p > 0.0}
+
+
+def armies_needed_scan(path: list[int], probability: float) -> int:
+    """The fewest attackers taking ``path`` with ``probability``, trying 1, 2, 3, ... in turn.
+
+    Unlike the functions above this one uses riskmath: each candidate is one
+    :func:`riskmath.conquest`, so the comparison with
+    :func:`riskmath.armies_needed` is of the search alone (a linear scan
+    against doubling and bisection).
+    """
+    import riskmath
+
+    attackers = 1
+    while riskmath.conquest(attackers, path).success_probability < probability:
+        attackers += 1
+    return attackers

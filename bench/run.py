@@ -27,9 +27,14 @@ import riskmath as rm
 from riskmath.dice import count_pair_wins
 
 
-def best(func: Callable[[], object], repeat: int) -> float:
-    """Best wall time of ``repeat`` single calls, in seconds."""
-    func()  # warm up (imports, caches of the rules kernel, allocator)
+def best(func: Callable[[], object], repeat: int, *, warm_up: bool = True) -> float:
+    """Best wall time of ``repeat`` single calls, in seconds.
+
+    ``warm_up=False`` when the caller has just made the same call (to check
+    its result), which served as the warm-up.
+    """
+    if warm_up:
+        func()  # warm up (imports, caches of the rules kernel, allocator)
     return min(timeit.repeat(func, number=1, repeat=repeat))
 
 
@@ -45,6 +50,75 @@ def report(name: str, ours: float, baseline: float, target: float | None) -> Non
     ratio = baseline / ours
     verdict = "" if target is None else f"  (target >= {target:g}x: {'met' if ratio >= target else 'NOT met'})"
     print(f"{name:<50} riskmath {ours * 1e3:9.2f} ms   baseline {baseline * 1e3:9.1f} ms   {ratio:7.1f}x{verdict}")
+
+
+def report_alone(name: str, ours: float, note: str = "") -> None:
+    """A figure without a baseline."""
+    print(f"{name:<50} riskmath {ours * 1e3:9.2f} ms   {note}".rstrip())
+
+
+def check_close(name: str, ours: dict[int, float], theirs: dict[int, float], tolerance: float = 1e-9) -> None:
+    """Fail loudly unless two distributions agree entry by entry (missing entries count as 0)."""
+    worst = max(abs(ours.get(k, 0.0) - theirs.get(k, 0.0)) for k in ours.keys() | theirs.keys())
+    if not worst < tolerance:
+        raise AssertionError(f"{name}: riskmath and the baseline differ by {worst:.3g} (tolerance {tolerance:g})")
+
+
+def chained(repeat: int, slow_repeat: int) -> None:
+    """Chained conquests, planning queries, tree plans and optimal policies."""
+    path = [1 + i % 5 for i in range(40)]  # defenders cycling 1..5
+    n = 1000
+
+    def ours_final(attackers: int, defenders: list[int]) -> dict[int, float]:
+        return rm.conquest(attackers, defenders).final_distribution.to_dict()
+
+    def check_chain(name: str, defenders: list[int], won: list[float]) -> None:
+        """The baseline's capture distribution ``won`` against riskmath's, raw and given success."""
+        ours = rm.conquest(n, defenders)
+        check_close(name, dict(enumerate(ours.captures[-1].tolist())), dict(enumerate(won)))
+        check_close(name, ours.final_distribution.to_dict(), baselines.final_distribution(won))
+
+    # The full case of the issue, then the same against the column-pass chain.
+    full = best(lambda: ours_final(n, path), repeat)
+    report_alone(
+        f"conquest({n}, {len(path)} territories) + final distrib.",
+        full,
+        f"(target well under 1 s: {'met' if full < 1 else 'NOT met'})",
+    )
+    check_chain("conquest v column-pass chain", path, baselines.conquest_columns(n, path))
+    base = best(lambda: baselines.final_distribution(baselines.conquest_columns(n, path)), slow_repeat)
+    report(f"  v one column pass per battle ({n} x {len(path)})", full, base, None)
+
+    # One battle per incoming count is quadratic in the attackers: 1000 x 40
+    # takes about 18 s, so it runs on the first 10 territories only.
+    short = path[:10]
+    check_chain("conquest v per-start chain", short, baselines.conquest_per_start(n, short))
+    base = best(
+        lambda: baselines.final_distribution(baselines.conquest_per_start(n, short)),
+        slow_repeat,
+        warm_up=False,  # the check was the warm-up
+    )
+    ours = best(lambda: ours_final(n, short), repeat)
+    report(f"  v one battle per incoming count ({n} x {len(short)})", ours, base, None)
+
+    needed_path, probability = [3, 2, 2, 2], 0.99
+    answer = rm.armies_needed(needed_path, probability)
+    if baselines.armies_needed_scan(needed_path, probability) != answer:
+        raise AssertionError("armies_needed and the scan disagree")
+    ours = best(lambda: rm.armies_needed(needed_path, probability), repeat)
+    base = best(lambda: baselines.armies_needed_scan(needed_path, probability), repeat)
+    report(f"armies_needed({needed_path}, {probability}) = {answer} v scan", ours, base, None)
+
+    ours = best(lambda: rm.optimal_policy(100, 100), slow_repeat)
+    report_alone("optimal_policy(100, 100)", ours, "(10^4 states, pure-Python backward induction)")
+    ours = best(lambda: rm.optimal_policy(30, 30, exact=True), slow_repeat)
+    report_alone("optimal_policy(30, 30, exact=True)", ours)
+
+    plan = rm.Target(
+        2, "Venezuela", then=[rm.Target(1, "Peru", then=[rm.Target(1, "Argentina")]), rm.Target(2, "Brazil")]
+    )
+    ours = best(lambda: rm.plan_conquest(100, plan).success_probability, repeat)
+    report_alone("plan_conquest(100, South America: 4 targets)", ours)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -85,6 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     ours = best(lambda: rm.battle(m, m, exact=True).win_probability, slow_repeat)
     base = best(lambda: baselines.forward_battle_exact(m, m), slow_repeat)
     report(f"battle({m}, {m}, exact=True) v Fraction DP", ours, base, None)
+
+    chained(repeat, slow_repeat)
 
 
 if __name__ == "__main__":

@@ -151,7 +151,7 @@ class Target:
                 or sum(shares) > moving_on
             ):
                 raise InvalidArgumentError(
-                    f"split function of {self.label_hint()} returned {shares!r} for {moving_on} armies: "
+                    f"split function of {self._label_hint()} returned {shares!r} for {moving_on} armies: "
                     f"need {n} non-negative integers summing to at most {moving_on}"
                 )
             return tuple(int(s) for s in shares)
@@ -166,7 +166,7 @@ class Target:
                 left -= take
         return tuple(left if share is None else share for share in fixed)
 
-    def label_hint(self) -> str:
+    def _label_hint(self) -> str:
         return repr(self.name) if self.name else f"Target({self.defenders})"
 
     def walk(self) -> Iterator[Target]:

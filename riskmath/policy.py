@@ -130,9 +130,8 @@ def _solve(matrix: list[list[Number]], rhs: list[Number]) -> list[Number] | None
     a = [[*row, b] for row, b in zip(matrix, rhs, strict=True)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        if abs(a[pivot][col]) <= 1e-14 * (1 if isinstance(a[pivot][col], float) else 0):
-            return None
-        if a[pivot][col] == 0:
+        size = abs(a[pivot][col])
+        if size == 0 or (isinstance(size, float) and size < 1e-14):  # singular (exactly, or to round-off)
             return None
         a[col], a[pivot] = a[pivot], a[col]
         for r in range(n):
