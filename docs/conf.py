@@ -25,6 +25,8 @@ numpydoc_show_class_members = False
 # still written as references by autodoc (signatures) and by the docstrings;
 # nitpicky mode (-n) would flag each one, so they are listed here instead.
 nitpick_ignore = [
+    ("py:class", "collections.abc.Callable"),
+    ("py:class", "collections.abc.Iterator"),
     ("py:class", "collections.abc.Sequence"),
     ("py:class", "fractions.Fraction"),
     ("py:class", "numpy.ndarray"),

@@ -300,7 +300,7 @@ def defence_allocations(
     Raises
     ------
     InvalidArgumentError
-        For bad sizes, or more than :data:`MAX_ALLOCATIONS` allocations.
+        For bad sizes, or more than :data:`~riskmath.planning.MAX_ALLOCATIONS` allocations.
 
     Notes
     -----

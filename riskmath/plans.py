@@ -66,7 +66,7 @@ class Target:
     then : sequence of Target, default ()
         The territories attacked next, from this one.
     split : "even", sequence of int or None, or callable, default "even"
-        How the armies moving on are shared among ``then`` (see :data:`Split`).
+        How the armies moving on are shared among ``then`` (see :data:`~riskmath.plans.Split`).
 
     Examples
     --------

@@ -79,9 +79,11 @@ def solve_matrix_game(
     # A pure saddle point settles most states at once.
     lower = [min(row) for row in payoff]
     upper = [max(payoff[r][c] for r in range(m)) for c in range(n)]
-    r_best = max(range(m), key=lambda r: lower[r])
-    c_best = min(range(n), key=lambda c: upper[c])
-    if upper[c_best] - lower[r_best] <= tolerance:
+    # The first row (column) within the tolerance of the best: ties keep the earlier one.
+    best_lower, best_upper = max(lower), min(upper)
+    r_best = next(r for r in range(m) if lower[r] >= best_lower - tolerance)
+    c_best = next(c for c in range(n) if upper[c] <= best_upper + tolerance)
+    if upper[c_best] - lower[r_best] <= 2 * tolerance:
         return lower[r_best], _unit(m, r_best, payoff), _unit(n, c_best, payoff)
     for size in range(2, min(m, n) + 1):
         for rows in itertools.combinations(range(m), size):
