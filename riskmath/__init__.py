@@ -15,32 +15,86 @@ Fraction(1445, 3888)
 from fractions import Fraction
 
 from riskmath._version import __version__
+from riskmath.actions import (
+    Attack,
+    BattleOutcome,
+    Blitz,
+    ChooseCapital,
+    Defend,
+    DrawCard,
+    EndPhase,
+    FirstPlayer,
+    Fortify,
+    Occupy,
+    PlaceArmies,
+    RollOutcome,
+    TradeCards,
+)
 from riskmath.battle import STATISTICS, Battle, battle, battle_statistics
+from riskmath.board import Board
+from riskmath.cards import Card, SetValues, Symbol
 from riskmath.conquest import Conquest, conquest
 from riskmath.dice import CombatRules, RollOdds, roll_odds
-from riskmath.errors import InvalidArgumentError, RiskmathError, RulesError, UndefinedStatisticError
+from riskmath.errors import (
+    BoardError,
+    CardError,
+    IllegalActionError,
+    InvalidArgumentError,
+    RiskmathError,
+    RulesError,
+    StateError,
+    UndefinedStatisticError,
+)
+from riskmath.game import Game
 from riskmath.matrix import BattleChain, battle_chain
 from riskmath.planning import CombinedAttack, armies_needed, combined_attack, defence_allocations, success_curve
 from riskmath.plans import PlanResult, Target, plan_conquest
 from riskmath.policy import OBJECTIVES, Policy, optimal_policy, solve_matrix_game
+from riskmath.rules import Rules
+from riskmath.state import GameState, Phase
 from riskmath.tables import format_table, odds_table
 
 __all__ = [
     "OBJECTIVES",
     "STATISTICS",
+    "Attack",
     "Battle",
     "BattleChain",
+    "BattleOutcome",
+    "Blitz",
+    "Board",
+    "BoardError",
+    "Card",
+    "CardError",
+    "ChooseCapital",
     "CombatRules",
     "CombinedAttack",
     "Conquest",
+    "Defend",
+    "DrawCard",
+    "EndPhase",
+    "FirstPlayer",
+    "Fortify",
     "Fraction",
+    "Game",
+    "GameState",
+    "IllegalActionError",
     "InvalidArgumentError",
+    "Occupy",
+    "Phase",
+    "PlaceArmies",
     "PlanResult",
     "Policy",
     "RiskmathError",
     "RollOdds",
+    "RollOutcome",
+    "Rules",
     "RulesError",
+    "SetValues",
+    "StateError",
+    "Symbol",
     "Target",
+    "TradeCards",
     "UndefinedStatisticError",
     "__version__",
     "armies_needed",

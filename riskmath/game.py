@@ -1,0 +1,195 @@
+"""A game of RISK: players, rules and board, and the chance tables they imply.
+
+:class:`Game` is the immutable description of a game (how many players, which
+rules, which board, whether defenders choose their dice).  It makes initial
+states (:meth:`Game.new_initial_state`) and holds what every state of the game
+shares: the board's adjacency as id tuples, the card deck, and cached chance
+tables for rolls and blitz battles.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from riskmath._validation import check_int
+from riskmath.battle import battle
+from riskmath.board import Board
+from riskmath.cards import CARD_SYMBOLS, Card, Symbol
+from riskmath.errors import InvalidArgumentError, RulesError
+from riskmath.rules import Rules
+
+if TYPE_CHECKING:
+    from riskmath.state import GameState
+
+__all__ = ["NEUTRAL_NAMES", "WILD", "Game"]
+
+#: Name of a wild card in hands, decks and trades.
+WILD = "wild"
+
+#: Labels of the neutral owners (the two-player variants).
+NEUTRAL_NAMES = ("neutral", "neutral 2", "neutral 3", "neutral 4")
+
+
+class Game:
+    """The description of a game; states come from :meth:`new_initial_state`.
+
+    Parameters
+    ----------
+    players : int
+        2 to 6.
+    rules : Rules, optional
+        The 1993 US rules by default; see :meth:`riskmath.Rules.preset`.
+    board : Board, optional
+        By default the board named by ``rules.board``.
+    defender_decides : bool, default False
+        Whether the defender chooses its dice (a decision node after each
+        ``Attack``); otherwise it throws the most it may.
+    max_turns : int, optional
+        A turn cap (player-turns) ending the game as a draw; overrides
+        ``rules.turn_cap``.
+
+    Attributes
+    ----------
+    players : int
+    neutrals : int
+        Neutral owners (ids ``players .. players + neutrals - 1``).
+    rules : Rules
+    board : Board
+
+    Examples
+    --------
+    >>> game = Game(players=4)
+    >>> game
+    Game(players=4, rules='us_1993', board='classic')
+    >>> state = game.new_initial_state(seed=1)
+    >>> state.phase.value, state.is_chance_node()
+    ('setup_order', True)
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        rules: Rules | None = None,
+        board: Board | None = None,
+        *,
+        defender_decides: bool = False,
+        max_turns: int | None = None,
+    ) -> None:
+        self.players = check_int("players", players, minimum=2, maximum=6)
+        if rules is None:
+            rules = Rules()
+        if not isinstance(rules, Rules):
+            raise InvalidArgumentError(f"rules must be a Rules, got {rules!r}")
+        self.rules = rules
+        if board is None:
+            board = Board.load(rules.board)
+        if not isinstance(board, Board):
+            raise InvalidArgumentError(f"board must be a Board, got {board!r}")
+        self.board = board
+        if not isinstance(defender_decides, bool):
+            raise InvalidArgumentError(f"defender_decides must be True or False, got {defender_decides!r}")
+        self.defender_decides = defender_decides
+        cap = rules.turn_cap if max_turns is None else check_int("max_turns", max_turns, minimum=1)
+        self.max_turns: int | None = cap
+        self.two_player = rules.two_player if self.players == 2 else "none"
+        self.neutrals = {"neutral_1993": 1, "neutral_article": 1, "neutrals_2003": 4}.get(self.two_player, 0)
+        self.owners = self.players + self.neutrals
+        rules.starting_armies_for(self.players)
+        if rules.missions != "none" and self.players < 3:
+            raise RulesError(f"Secret Mission RISK is for 3 to 6 players, not {self.players}")
+        n = len(board)
+        mapping = CARD_SYMBOLS[rules.card_symbols]
+        if set(mapping) >= set(board.territories):
+            symbols = dict(mapping)
+        else:  # a custom board: symbols in turn, infantry, cavalry, artillery, in territory order
+            cycle = (Symbol.INFANTRY, Symbol.CAVALRY, Symbol.ARTILLERY)
+            symbols = {t: cycle[i % 3] for i, t in enumerate(board.territories)}
+        self.cards: dict[str, Card] = {t: Card(t, symbols[t]) for t in board.territories}
+        self.cards[WILD] = Card(None, Symbol.WILD)
+        self.territory_cards: tuple[str, ...] = tuple(board.territories)
+        self.full_deck: tuple[str, ...] = self.territory_cards + (WILD,) * rules.wild_cards
+        self.neighbors: tuple[tuple[int, ...], ...] = tuple(board.neighbor_ids(i) for i in range(n))
+        self.continents: tuple[tuple[int, frozenset[int]], ...] = board.continent_ids
+        self.index: dict[str, int] = {name: i for i, name in enumerate(board.territories)}
+
+    def __repr__(self) -> str:
+        return f"Game(players={self.players}, rules={self.rules.edition!r}, board={self.board.name!r})"
+
+    def owner_name(self, owner: int) -> str:
+        """``"player 0"`` ... or the neutral's label."""
+        return f"player {owner}" if owner < self.players else NEUTRAL_NAMES[owner - self.players]
+
+    def new_initial_state(self, seed: int | None = None, *, auto_chance: bool = False) -> GameState:
+        """The state before the set-up, with its own random generator.
+
+        Parameters
+        ----------
+        seed : int, optional
+            Seeds the state's generator (used by :meth:`GameState.sample_chance`
+            and by ``auto_chance``); the same seed gives the same game in any
+            process.
+        auto_chance : bool, default False
+            Resolve every chance node at once by sampling from the seeded
+            generator, so that the state only ever waits for decisions.
+        """
+        from riskmath.state import GameState
+
+        return GameState.initial(self, seed=seed, auto_chance=auto_chance)
+
+    def replay(self, actions: Iterable[Any], seed: int | None = None, *, auto_chance: bool = False) -> GameState:
+        """The state reached by applying ``actions`` to a new game.
+
+        With ``auto_chance=True`` the record holds only decisions and the seed
+        decides every roll and draw; otherwise the chance outcomes must be in
+        ``actions`` too.  Every action is checked.
+
+        Raises
+        ------
+        IllegalActionError
+            At the first action that is not legal, naming its position.
+        """
+        from riskmath.errors import IllegalActionError
+
+        state = self.new_initial_state(seed, auto_chance=auto_chance)
+        for position, action in enumerate(actions):
+            try:
+                state = state.apply(action)
+            except IllegalActionError as error:
+                raise IllegalActionError(f"action {position} of the record: {error}") from None
+        return state
+
+    # -- chance tables, shared by every state --------------------------------
+    @functools.cache  # noqa: B019 - games live as long as their states
+    def roll_table(self, attacker_dice: int, defender_dice: int) -> tuple[tuple[tuple[int, int], Fraction], ...]:
+        """``((attacker_losses, defender_losses), probability)`` of one roll."""
+        return tuple(self.rules.combat.roll_odds(attacker_dice, defender_dice).items())
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019
+    def blitz_table(self, attackers: int, defenders: int, stop_at: int) -> tuple[tuple[tuple[int, int], float], ...]:
+        """``((attackers_left, defenders_left), probability)`` of a blitz, from :func:`riskmath.battle`."""
+        outcomes = battle(attackers, defenders, stop_at=stop_at, rules=self.rules.combat).outcomes
+        return tuple(((int(a), int(d)), float(p)) for (a, d), p in outcomes.items())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game's description, for :meth:`GameState.to_json`."""
+        return {
+            "players": self.players,
+            "rules": self.rules.to_dict(),
+            "board": self.board.to_dict(),
+            "defender_decides": self.defender_decides,
+            "max_turns": self.max_turns,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            data["players"],
+            Rules.from_dict(data["rules"]),
+            Board.from_dict(data["board"]),
+            defender_decides=data["defender_decides"],
+            max_turns=data["max_turns"],
+        )
