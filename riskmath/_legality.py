@@ -212,6 +212,9 @@ def enumerate_actions(s: GameState) -> list[Run]:
     Runs keep :class:`~riskmath.state.LegalActions` lazy: "place 1..n armies
     on a territory" is one run, not n actions (see that class for blitzes).
     """
+    if s.is_chance_node():
+        # Fix: a random set-up's placements are chance outcomes, not actions (is_legal refused them already).
+        return []
     phase = s._phase.name
     names = s.game.board.territories
     rules = s.game.rules

@@ -27,7 +27,9 @@ def deal_schedule(game: Game, first: int) -> list[int]:
     game), or 9 + 9 + 4 x 6 with four neutrals (2003).
     """
     n = len(game.board)
-    if game.two_player == "neutral_1993":
+    # The article's neutral (claimed set-up) is dealt like the 1993 one when the territories are dealt or
+    # assigned at random: three piles of 14.  (Fix: an even deal to the two players left the neutral nothing.)
+    if game.two_player in ("neutral_1993", "neutral_article"):
         owners = [first, 1 - first, game.players]
         quotas = [n // 3 + (i < n % 3) for i in range(3)]
     elif game.two_player == "neutrals_2003":
@@ -234,6 +236,17 @@ def _win(s: GameState, player: int) -> None:
     s._player = -1
 
 
+def _missions_now(s: GameState) -> bool:
+    """Whether missions win the moment they are complete.
+
+    Fix: placing armies (reinforcements, the territory-card bonus) and fortifying can complete "occupy 18
+    territories with at least 2 armies each"; with ``mission_check="immediate"`` that wins at once, as a
+    completion by a capture does (before, these moves were not checked until the next capture).
+    """
+    rules = s.game.rules
+    return rules.missions != "none" and rules.mission_check == "immediate"
+
+
 def _check_missions(s: GameState, only: int | None = None) -> bool:
     """Declare a winner if a mission or the capitals decide the game."""
     game = s.game
@@ -276,9 +289,13 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
         else:  # REINFORCE or TRADE_DOWN
             s._armies[t] += k
             s._pool -= k
+            if _missions_now(s) and _check_missions(s):
+                return
             _after_placement(s)
     elif kind == "trade":
         _trade(s, checked[1])
+        if _missions_now(s) and _check_missions(s):  # the territory bonus places armies too
+            return
         _after_placement(s)
     elif kind == "attack":
         _, source, target, dice = checked
@@ -314,6 +331,8 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
         _, source, target, k = checked
         s._armies[source] -= k
         s._armies[target] += k
+        if _missions_now(s) and _check_missions(s):
+            return
         if rules.fortify == "experts":
             s._moved += [source, target]  # each territory moves armies (out or in) once a turn
         else:
@@ -323,6 +342,10 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
         if len(s._capitals) < game.players:
             s._player = (s._first + len(s._capitals)) % game.players
         else:
+            # Fix: the choices were made from the first player round the table; once all are in, index them by
+            # player (GameState.capital and the win check read capitals[player]).
+            chosen = s._capitals
+            s._capitals = [chosen[(p - s._first) % game.players] for p in range(game.players)]
             _finish_setup(s)
     elif kind == "end":
         if phase is Phase.ATTACK and rules.fortify != "none":
@@ -369,8 +392,9 @@ def apply_outcome(s: GameState, outcome: Any) -> None:
         t = game.index[outcome.card]
         s._deck.remove(outcome.card)
         s._owner[t] = owner
-        s._armies[t] = 1
-        s._setup_left[owner] -= 1
+        # The article's neutral territories hold 2 armies each (28 in all), as in the claimed set-up.
+        s._armies[t] = 2 if owner >= game.players and game.two_player == "neutral_article" else 1
+        s._setup_left[owner] -= s._armies[t]
         s._dealt += 1
         if s._dealt == len(s._owner):
             _begin_placement(s, s._first)

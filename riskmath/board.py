@@ -5,11 +5,11 @@ continents, each with a bonus.  Territories are keyed by an id ``0..n-1``
 (their order in the data) and by a canonical name; lookups also accept
 aliases, ignoring case and extra whitespace (``"eastern  CANADA"`` is Quebec).
 
-``"classic"`` (:meth:`Board.classic`)
+``"classic"`` (:meth:`Board.classic <riskmath.Board.classic>`)
     The 42-territory world map: 6 continents, 83 borders (14 between
     continents), on which four independent implementations agree exactly and
     which matches the 1993 rulebook's examples.
-``"anniversary_1999"`` (:meth:`Board.anniversary_1999`)
+``"anniversary_1999"`` (:meth:`Board.anniversary_1999 <riskmath.Board.anniversary_1999>`)
     The 1999 40th Anniversary Collector's Edition board, without East
     Africa--Middle East (82 borders).  A secondary source calls the omission a
     manufacturing error fixed in later editions; Domination's ``world.map``
@@ -398,7 +398,7 @@ class Board:
 
     @staticmethod
     def load(name: str) -> Board:
-        """Return a board shipped with riskmath, by name (one of :data:`BOARDS`); cached.
+        """Return a board shipped with riskmath, by name (one of :data:`~riskmath.board.BOARDS`); cached.
 
         Examples
         --------
@@ -420,7 +420,7 @@ class Board:
         return _load_shipped("anniversary_1999")
 
     def to_dict(self) -> dict[str, Any]:
-        """The board as JSON-ready data (borders as in :attr:`borders`); ``from_dict`` inverts it."""
+        """The board as JSON-ready data (borders as in ``borders``); ``from_dict`` inverts it."""
         return {
             "name": self.name,
             "description": self.description,

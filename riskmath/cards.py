@@ -275,7 +275,7 @@ def set_types(cards: Iterable[Card | Symbol]) -> tuple[str, ...]:
 
     Each wild may be read as infantry, cavalry, artillery or as itself.  "pair_and_wild" is a pair of one symbol plus
     one wild, "three_wilds" is three wilds.  So wild + 2 infantry reads as "three_infantry" or "pair_and_wild", and
-    2 wilds + infantry as "three_infantry", "one_of_each" or "pair_and_wild".  Raises :class:`CardError` for a
+    2 wilds + infantry as "three_infantry", "one_of_each" or "pair_and_wild".  Raises :class:`~riskmath.CardError` for a
     non-set.
 
     Examples
@@ -314,16 +314,18 @@ class SetValues:
         Progressive: the values of sets ``1..len(start)``, then ``then_add`` more per set.  Stored canonically
         (trailing values that ``then_add`` implies are dropped), so equal schedules compare equal.
     table : tuple of (str, int)
-        Fixed: ``(set type, value)`` pairs, set types from :data:`SET_TYPES`; the first four are required.
+        Fixed: ``(set type, value)`` pairs, set types from :data:`~riskmath.cards.SET_TYPES`; the first four are
+        required.
     name : str
         A label, e.g. the preset name.
 
     Notes
     -----
-    A set containing wilds is worth the best entry it can be read as (:func:`set_types`): wild + 2 infantry counts
-    as 3 infantry unless the table has a larger "pair_and_wild" entry; 3 wilds count as the best of everything
-    unless the table has "three_wilds".  Domination's Italian mode (the source of F2's "pair_and_wild" = 12) accepts
-    *only* two of a kind + wild as a set with wilds; here every set of §3.9 is valid under every table.
+    A set containing wilds is worth the best entry it can be read as (:func:`~riskmath.cards.set_types`): wild + 2
+    infantry counts as 3 infantry unless the table has a larger "pair_and_wild" entry; 3 wilds count as the best of
+    everything unless the table has "three_wilds".  Domination's Italian mode (the source of F2's
+    "pair_and_wild" = 12) accepts *only* two of a kind + wild as a set with wilds; here every set of §3.9 is valid
+    under every table.
     """
 
     kind: Literal["progressive", "fixed"]
@@ -414,7 +416,8 @@ class SetValues:
         three_wilds: int | None = None,
         name: str = "custom",
     ) -> SetValues:
-        """A fixed-value table; the optional entries apply only to sets with wilds (see :func:`set_types`).
+        """A fixed-value table; the optional entries apply only to sets with wilds (see
+        :func:`~riskmath.cards.set_types`).
 
         Examples
         --------

@@ -10,12 +10,14 @@ tables for rolls and blitz battles.
 from __future__ import annotations
 
 import functools
+from bisect import bisect_right
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from riskmath._chains import forward_float, kernel
 from riskmath._validation import check_int
-from riskmath.battle import battle
+from riskmath.actions import BattleOutcome, RollOutcome
 from riskmath.board import Board
 from riskmath.cards import CARD_SYMBOLS, Card, Symbol
 from riskmath.errors import InvalidArgumentError, RulesError
@@ -31,6 +33,26 @@ WILD = "wild"
 
 #: Labels of the neutral owners (the two-player variants).
 NEUTRAL_NAMES = ("neutral", "neutral 2", "neutral 3", "neutral 4")
+
+
+class ChanceTable:
+    """Outcomes of a chance node with their probabilities, and the cumulative sums for sampling."""
+
+    __slots__ = ("cumulative", "outcomes")
+
+    def __init__(self, outcomes: tuple[tuple[Any, Fraction | float], ...]) -> None:
+        self.outcomes = outcomes
+        total = 0.0
+        cumulative = []
+        for _, p in outcomes:
+            total += float(p)
+            cumulative.append(total)
+        self.cumulative = cumulative
+
+    def sample(self, x: float) -> Any:
+        """The outcome for a uniform draw ``x`` in [0, 1)."""
+        i = bisect_right(self.cumulative, x)
+        return self.outcomes[min(i, len(self.outcomes) - 1)][0]
 
 
 class Game:
@@ -114,6 +136,10 @@ class Game:
         self.neighbors: tuple[tuple[int, ...], ...] = tuple(board.neighbor_ids(i) for i in range(n))
         self.continents: tuple[tuple[int, frozenset[int]], ...] = board.continent_ids
         self.index: dict[str, int] = {name: i for i, name in enumerate(board.territories)}
+        no_cap = 10**9
+        #: Most armies on a territory during play and during the set-up (a large number when uncapped).
+        self.cap = rules.max_armies_per_territory or no_cap
+        self.setup_cap = min(self.cap, rules.setup_cap_per_territory or no_cap)
 
     def __repr__(self) -> str:
         return f"Game(players={self.players}, rules={self.rules.edition!r}, board={self.board.name!r})"
@@ -162,16 +188,19 @@ class Game:
         return state
 
     # -- chance tables, shared by every state --------------------------------
-    @functools.cache  # noqa: B019 - games live as long as their states
-    def roll_table(self, attacker_dice: int, defender_dice: int) -> tuple[tuple[tuple[int, int], Fraction], ...]:
-        """``((attacker_losses, defender_losses), probability)`` of one roll."""
-        return tuple(self.rules.combat.roll_odds(attacker_dice, defender_dice).items())
+    @functools.cache  # noqa: B019 - a game lives as long as its states
+    def roll_table(self, attacker_dice: int, defender_dice: int) -> ChanceTable:
+        """The outcomes of one roll: ``(RollOutcome, Fraction)`` pairs and cumulative floats."""
+        odds = self.rules.combat.roll_odds(attacker_dice, defender_dice)
+        return ChanceTable(tuple((RollOutcome(a, d), p) for (a, d), p in odds.items()))
 
-    @functools.lru_cache(maxsize=4096)  # noqa: B019
-    def blitz_table(self, attackers: int, defenders: int, stop_at: int) -> tuple[tuple[tuple[int, int], float], ...]:
-        """``((attackers_left, defenders_left), probability)`` of a blitz, from :func:`riskmath.battle`."""
-        outcomes = battle(attackers, defenders, stop_at=stop_at, rules=self.rules.combat).outcomes
-        return tuple(((int(a), int(d)), float(p)) for (a, d), p in outcomes.items())
+    @functools.lru_cache(maxsize=8192)  # noqa: B019
+    def blitz_table(self, attackers: int, defenders: int, stop_at: int) -> ChanceTable:
+        """The outcomes of a blitz: ``(BattleOutcome, float)`` pairs, the distribution of :func:`riskmath.battle`."""
+        win, stop, _ = forward_float(attackers, defenders, stop_at, kernel(self.rules.combat))
+        pairs = [(BattleOutcome(a, d), float(p)) for a, row in enumerate(stop) for d, p in enumerate(row) if p > 0]
+        pairs += [(BattleOutcome(a, 0), float(p)) for a, p in enumerate(win) if p > 0]
+        return ChanceTable(tuple(sorted(pairs, key=lambda pair: (pair[0].attackers_left, pair[0].defenders_left))))
 
     def to_dict(self) -> dict[str, Any]:
         """The game's description, for :meth:`GameState.to_json`."""

@@ -32,7 +32,6 @@ from typing import Any
 
 from riskmath.actions import (
     Attack,
-    BattleOutcome,
     Blitz,
     ChooseCapital,
     Defend,
@@ -42,7 +41,6 @@ from riskmath.actions import (
     Fortify,
     Occupy,
     PlaceArmies,
-    RollOutcome,
     TradeCards,
 )
 from riskmath.errors import IllegalActionError
@@ -272,7 +270,8 @@ class GameState:
 
     @property
     def current_player(self) -> int:
-        """The player to decide, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        """The player to decide: :data:`~riskmath.state.CHANCE` at a chance node,
+        :data:`~riskmath.state.TERMINAL` at the end."""
         if self._phase is Phase.GAME_OVER:
             return TERMINAL
         if self._phase in _CHANCE_PHASES or (self._phase is Phase.SETUP_PLACE and self.game.rules.setup == "random"):
@@ -373,14 +372,17 @@ class GameState:
             mine = [t for t in range(len(self._owner)) if self._owner[t] == owner and self._room(t, setup=True)]
             names = game.board.territories
             return [(PlaceArmies(names[t], 1), Fraction(1, len(mine))) for t in mine]
-        if phase is Phase.ROLL:
-            _, _, _, dice, _, defence = self._pending  # type: ignore[misc]
-            return [(RollOutcome(a, d), p) for (a, d), p in game.roll_table(dice, defence)]
-        if phase is Phase.BLITZ:
-            _, source, target, stop_at, _, _ = self._pending  # type: ignore[misc]
-            table = game.blitz_table(self._armies[source] - 1, self._armies[target], stop_at)
-            return [(BattleOutcome(a, d), p) for (a, d), p in table]
+        if phase in (Phase.ROLL, Phase.BLITZ):
+            return list(self._chance_table().outcomes)
         return []
+
+    def _chance_table(self) -> Any:
+        """The cached table of a roll or blitz node."""
+        assert self._pending is not None
+        _, source, target, third, _, defence = self._pending
+        if self._phase is Phase.ROLL:
+            return self.game.roll_table(third, defence)
+        return self.game.blitz_table(self._armies[source] - 1, self._armies[target], third)
 
     def sample_chance(self) -> Any:
         """The outcome of this chance node drawn from the state's generator.
@@ -390,8 +392,10 @@ class GameState:
         outcome of a chance node advances the generator one step, so a game
         replayed from its recorded outcomes ends in the same state.
         """
-        outcomes = self.chance_outcomes()
         x = _splitmix64(self._rng)[1]
+        if self._phase in (Phase.ROLL, Phase.BLITZ):
+            return self._chance_table().sample(x)
+        outcomes = self.chance_outcomes()
         total = 0.0
         for outcome, p in outcomes:
             total += float(p)
@@ -452,8 +456,12 @@ class GameState:
 
     def capital(self, player: int) -> str | None:
         """A player's headquarters (Capital RISK), or None."""
-        if player < len(self._capitals):
-            return self.game.board.territories[self._capitals[player]]
+        chosen = len(self._capitals)
+        # While the players choose (from the first player round the table) the list is in the order of choice;
+        # once complete it is indexed by player (fix: it was read by player during the choice too).
+        k = player if chosen == self.game.players else (player - self._first) % self.game.players
+        if k < chosen:
+            return self.game.board.territories[self._capitals[k]]
         return None
 
     def alive(self, player: int) -> bool:
@@ -504,10 +512,8 @@ class GameState:
 
     def _room(self, t: int, setup: bool = False) -> int:
         """Armies territory ``t`` can still take under the caps."""
-        rules = self.game.rules
-        caps = [rules.max_armies_per_territory, rules.setup_cap_per_territory if setup else None]
-        room = min((c for c in caps if c is not None), default=10**9)
-        return max(room - self._armies[t], 0)
+        cap = self.game.setup_cap if setup else self.game.cap
+        return cap - self._armies[t] if cap > self._armies[t] else 0
 
     def _normalise(self, action: Any) -> Any:
         """Territory names to ids, without checks (the fast path)."""

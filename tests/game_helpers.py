@@ -1,0 +1,229 @@
+"""Helpers for the rules-model tests: positions built by editing a state's JSON, and seeded playouts.
+
+A position is built from a real state's JSON (``GameState.to_json``; the fields mirror ``_FIELDS`` in
+``riskmath/state.py``) with some fields replaced, then read back with ``GameState.from_json``, which checks it
+for consistency.  Cards are kept consistent automatically: the deck is the full deck minus the hands and the
+discard pile.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import riskmath as rm
+
+# Card symbols of mapping "B" (rules-facts.md §3.12, the default), a few of each, for building sets by hand.
+INFANTRY = ("Alaska", "Venezuela", "Peru", "Argentina", "Iceland", "Egypt", "East Africa", "Congo", "Kamchatka")
+CAVALRY = ("Greenland", "Alberta", "Ontario", "Quebec", "Scandinavia", "Ukraine", "North Africa", "Madagascar")
+ARTILLERY = ("Northwest Territory", "Western United States", "Eastern United States", "Central America", "Brazil")
+
+# rules-facts.md §1: the continents.
+CONTINENTS = {
+    "North America": (
+        "Alaska",
+        "Northwest Territory",
+        "Greenland",
+        "Alberta",
+        "Ontario",
+        "Quebec",
+        "Western United States",
+        "Eastern United States",
+        "Central America",
+    ),
+    "South America": ("Venezuela", "Peru", "Brazil", "Argentina"),
+    "Europe": (
+        "Iceland",
+        "Scandinavia",
+        "Great Britain",
+        "Northern Europe",
+        "Western Europe",
+        "Southern Europe",
+        "Ukraine",
+    ),
+    "Africa": ("North Africa", "Egypt", "East Africa", "Congo", "South Africa", "Madagascar"),
+    "Asia": (
+        "Ural",
+        "Siberia",
+        "Yakutsk",
+        "Kamchatka",
+        "Irkutsk",
+        "Mongolia",
+        "Japan",
+        "Afghanistan",
+        "China",
+        "Middle East",
+        "India",
+        "Siam",
+    ),
+    "Australia": ("Indonesia", "New Guinea", "Western Australia", "Eastern Australia"),
+}
+BONUS = {"Asia": 7, "North America": 5, "Europe": 5, "Africa": 3, "South America": 2, "Australia": 2}
+
+
+def data_of(state: rm.GameState) -> dict[str, Any]:
+    """A state's JSON as a dict."""
+    return json.loads(state.to_json())
+
+
+def load(data: Mapping[str, Any]) -> rm.GameState:
+    return rm.GameState.from_json(json.dumps(data))
+
+
+def base_data(game: rm.Game, seed: int = 0) -> dict[str, Any]:
+    """The JSON data of a new state of ``game`` (the set-up not begun)."""
+    return data_of(game.new_initial_state(seed=seed))
+
+
+def build(
+    game: rm.Game,
+    *,
+    owner: Mapping[str, int] | None = None,
+    default_owner: int | Callable[[int], int] | None = None,
+    armies: Mapping[str, int] | int = 3,
+    default_armies: int | None = None,
+    hands: list[list[str]] | None = None,
+    discard: list[str] | None = None,
+    phase: str = "attack",
+    player: int = 0,
+    seed: int = 0,
+    **fields: Any,
+) -> rm.GameState:
+    """A mid-game position of ``game``.
+
+    ``owner`` maps territory names to owners; the rest go to ``default_owner`` (an owner, or a function of the
+    territory id; by default round robin over the players).  ``armies`` is a count for every territory, or a
+    mapping with ``default_armies`` (3) for the rest.  Other keyword arguments replace state fields as they
+    appear in the JSON (``pool``, ``sets_traded``, ``missions``, ...).
+    """
+    n = len(game.board)
+    names = game.board.territories
+    if default_owner is None:
+        default: Callable[[int], int] = lambda t: t % game.players  # noqa: E731
+    elif callable(default_owner):
+        default = default_owner
+    else:
+        fixed = default_owner
+        default = lambda t: fixed  # noqa: E731
+    owner = dict(owner or {})
+    owners = [owner.get(names[t], -2) for t in range(n)]
+    owners = [o if o != -2 else default(t) for t, o in enumerate(owners)]
+    if isinstance(armies, int):
+        counts = [armies] * n
+    else:
+        counts = [armies.get(names[t], 3 if default_armies is None else default_armies) for t in range(n)]
+    hands = [list(h) for h in (hands or [[] for _ in range(game.players)])]
+    discard = list(discard or [])
+    deck = Counter(game.full_deck)
+    deck.subtract(Counter(c for h in hands for c in h))
+    deck.subtract(Counter(discard))
+    assert all(k >= 0 for k in deck.values()), "a card is used twice"
+    deck_cards = [c for c in dict.fromkeys(game.full_deck) for _ in range(deck[c])]
+    data = base_data(game, seed)
+    data.update(
+        phase=phase,
+        player=player,
+        turn=fields.pop("turn", 1),
+        first=0,
+        owner=owners,
+        armies=counts,
+        hands=hands,
+        deck=deck_cards,
+        discard=discard,
+        setup_left=[0] * game.owners,
+        alive=[p in owners for p in range(game.players)],
+    )
+    data.update(fields)
+    return load(data)
+
+
+def edit(state: rm.GameState, **fields: Any) -> rm.GameState:
+    """``state`` with some JSON fields replaced (checked by ``from_json``)."""
+    data = data_of(state)
+    data.update(fields)
+    return load(data)
+
+
+def random_action(state: rm.GameState, rng: random.Random) -> Any:
+    """A chance outcome (sampled) or a random legal action."""
+    if state.is_chance_node():
+        return state.sample_chance()
+    return rng.choice(state.legal_actions())
+
+
+def play_until(
+    state: rm.GameState,
+    stop: Callable[[rm.GameState], bool],
+    rng: random.Random,
+    *,
+    limit: int = 20000,
+    choose: Callable[[rm.GameState, random.Random], Any] = random_action,
+) -> rm.GameState:
+    """Apply random actions until ``stop(state)`` (checked before each action)."""
+    for _ in range(limit):
+        if stop(state):
+            return state
+        state = state.apply(choose(state, rng))
+    raise AssertionError(f"no state met the condition in {limit} steps: {state!r}")
+
+
+def after_setup(game: rm.Game, seed: int = 0) -> rm.GameState:
+    """The first REINFORCE state of a seeded random set-up."""
+    rng = random.Random(seed)
+    return play_until(game.new_initial_state(seed=seed), lambda s: not s.phase.name.startswith("SETUP"), rng)
+
+
+def aggressive(state: rm.GameState, rng: random.Random) -> Any:
+    """A policy that attacks whenever it has the larger stack (blitz) and moves everything in: games end sooner.
+
+    It trades a set whenever it can and otherwise places its whole pool on one territory; it never fortifies.
+    """
+    if state.is_chance_node():
+        return state.sample_chance()
+    legal = state.legal_actions()
+    phase = state.phase
+    if phase is rm.Phase.ATTACK:
+        board = state.game.board
+        player = state.current_player
+        best, margin = None, 1
+        for t in range(len(board)):
+            if state.owner(t) != player or state.armies(t) < 3:
+                continue
+            for u in board.neighbor_ids(t):
+                if state.owner(u) != player and state.armies(t) - state.armies(u) > margin:
+                    best, margin = (t, u), state.armies(t) - state.armies(u)
+        if best is None:
+            return rm.EndPhase()
+        return rm.Blitz(board.territories[best[0]], board.territories[best[1]])
+    if phase is rm.Phase.OCCUPY:
+        return legal[-1]
+    if phase is rm.Phase.FORTIFY:
+        return rm.EndPhase()
+    if phase in (rm.Phase.REINFORCE, rm.Phase.TRADE_DOWN):
+        if isinstance(legal[0], rm.TradeCards):
+            return legal[0]
+        board = state.game.board
+        player = state.current_player
+        front = [
+            t
+            for t in range(len(board))
+            if state.owner(t) == player and any(state.owner(u) != player for u in board.neighbor_ids(t))
+        ]
+        if front:  # the whole pool on the strongest front-line territory (or one at random)
+            t = max(front, key=state.armies) if rng.random() < 0.8 else rng.choice(front)
+            whole = rm.PlaceArmies(board.territories[t], state.pool)
+            if state.is_legal(whole):
+                return whole
+    return rng.choice(legal)
+
+
+def card_total(state: rm.GameState) -> Counter[str]:
+    """Every card in the deck, the discard pile and the hands."""
+    data = data_of(state)
+    total = Counter(data["deck"]) + Counter(data["discard"])
+    for hand in data["hands"]:
+        total += Counter(hand)
+    return total
