@@ -26,9 +26,13 @@ numpydoc_show_class_members = False
 # nitpicky mode (-n) would flag each one, so they are listed here instead.
 nitpick_ignore = [
     ("py:class", "collections.abc.Callable"),
+    ("py:class", "collections.abc.Iterable"),
     ("py:class", "collections.abc.Iterator"),
+    ("py:class", "collections.abc.Mapping"),
     ("py:class", "collections.abc.Sequence"),
+    ("py:class", "os.PathLike"),
     ("py:class", "fractions.Fraction"),
+    ("py:class", "numpy.integer"),
     ("py:class", "numpy.ndarray"),
     ("py:class", "pandas.DataFrame"),
     ("py:class", "pandas.MultiIndex"),

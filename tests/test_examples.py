@@ -28,3 +28,34 @@ def test_conquest_planning_example(tmp_path, monkeypatch, capsys):
     assert "armies able to attack for 90%:" in out
     assert "split" in out
     assert output.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _run_random_game(monkeypatch, capsys, tmp_path, *args):
+    monkeypatch.chdir(tmp_path)  # the script must write nothing: run it in an empty directory
+    monkeypatch.setattr(sys, "argv", ["random_game.py", *args])
+    runpy.run_path(str(EXAMPLES / "random_game.py"), run_name="__main__")
+    assert not any(tmp_path.iterdir())
+    return capsys.readouterr().out
+
+
+def test_random_game_example(tmp_path, monkeypatch, capsys):
+    args = ["--seed", "3", "--players", "3", "--max-turns", "150"]
+    out = _run_random_game(monkeypatch, capsys, tmp_path, *args)
+    lines = out.splitlines()
+    assert lines[0] == "Game(players=3, rules='us_1993', board='classic'), seed 3, random players"
+    assert "after 100 turns:" in lines
+    assert lines[-1].startswith("draw: no winner after 150 turns") or " wins in turn " in lines[-1]
+    # Every summary covers the three players and all 42 territories.
+    for start in (i for i, line in enumerate(lines) if line.startswith("after ")):
+        rows = lines[start + 1 : start + 4]
+        assert [row.split()[:2] for row in rows] == [["player", str(p)] for p in range(3)]
+        assert sum(int(row.split()[2]) for row in rows) == 42
+    assert _run_random_game(monkeypatch, capsys, tmp_path, *args) == out  # the seed decides the whole game
+
+
+def test_random_game_example_blitz_and_preset(tmp_path, monkeypatch, capsys):
+    args = ["--seed", "1", "--players", "2", "--preset", "article_ja", "--max-turns", "40", "--blitz", "1"]
+    out = _run_random_game(monkeypatch, capsys, tmp_path, *args)
+    assert out.startswith("Game(players=2, rules='article_ja', board='classic'), seed 1, random players (blitz 1)")
+    assert "  neutral " in out  # the article's two-player game has a neutral owner
+    assert out.rstrip().splitlines()[-1].startswith(("draw: no winner after 40 turns", "player "))
