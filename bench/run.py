@@ -121,6 +121,20 @@ def chained(repeat: int, slow_repeat: int) -> None:
     report_alone("plan_conquest(100, South America: 4 targets)", ours)
 
 
+def rules_engine(games: int) -> None:
+    """Full-rules 4-player games between random agents (issue 4: several thousand player-turns/s per core)."""
+    import playouts
+
+    fast, turns = playouts.turns_per_second("random", games)
+    checked, _ = playouts.turns_per_second("random", games, check=True)
+    listed, _ = playouts.turns_per_second("random", max(2, games // 4), materialise=True)
+    blitz, blitz_turns = playouts.turns_per_second("blitz", games)
+    print(f"{'4-player games, random agents (' + str(turns) + ' turns)':<50} {fast:9.0f} player-turns/s")
+    print(f"{'  the same with every action checked':<50} {checked:9.0f} player-turns/s   ({fast / checked:.2f}x)")
+    print(f"{'  choosing from a materialised action list':<50} {listed:9.0f} player-turns/s   ({fast / listed:.2f}x)")
+    print(f"{'4-player games, blitz agents (' + str(blitz_turns) + ' turns)':<50} {blitz:9.0f} player-turns/s")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
@@ -161,6 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     report(f"battle({m}, {m}, exact=True) v Fraction DP", ours, base, None)
 
     chained(repeat, slow_repeat)
+    rules_engine(4 if args.quick else 12)
 
 
 if __name__ == "__main__":
