@@ -165,7 +165,8 @@ def state_problems(s: GameState) -> list[str]:
     cards = Counter(s._deck) + Counter(s._discard)
     for hand in s._hands:
         cards += Counter(hand)
-    expected = Counter(game.territory_cards if setup else game.full_deck)
+    headquarters = {names[t] for t in s._capitals if isinstance(t, int) and 0 <= t < n}
+    expected = Counter(game.territory_cards if setup else [c for c in game.full_deck if c not in headquarters])
     if not setup and cards != expected:
         lost = sorted((expected - cards).elements())
         extra = sorted((cards - expected).elements())

@@ -115,12 +115,14 @@ def _finish_setup(s: GameState) -> None:
         s._phase = Phase.SETUP_CAPITAL
         s._player = (s._first + len(s._capitals)) % game.players
         return
-    if game.rules.missions != "none" and len(s._missions) < game.players:
-        s._phase = Phase.SETUP_MISSION
-        s._player = -1
-        return
-    s._deck = list(game.full_deck)  # the wild cards go back in; the deck is shuffled
+    # The wild cards go back in and the deck is shuffled; headquarters cards stay out (Capital RISK, 1993).
+    s._deck = [card for card in game.full_deck if card not in _hq_cards(s)]
     _start_turn(s, s._first)
+
+
+def _hq_cards(s: GameState) -> set[str]:
+    names = s.game.board.territories
+    return {names[t] for t in s._capitals}
 
 
 # -- turns ----------------------------------------------------------------------------------
@@ -385,7 +387,10 @@ def apply_outcome(s: GameState, outcome: Any) -> None:
         assert isinstance(outcome, FirstPlayer)
         s._first = outcome.player
         s._player = outcome.player
-        s._phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
+        if rules.missions != "none":  # 1993 Secret Mission: missions are dealt before the territories
+            s._phase, s._player = Phase.SETUP_MISSION, -1
+        else:
+            s._phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
     elif phase is Phase.SETUP_DEAL:
         assert isinstance(outcome, DrawCard)
         owner = deal_schedule(game, s._first)[s._dealt]
@@ -405,7 +410,8 @@ def apply_outcome(s: GameState, outcome: Any) -> None:
         assert isinstance(outcome, DrawCard)
         s._missions.append(outcome.card)
         if len(s._missions) == game.players:
-            _finish_setup(s)
+            s._player = s._first
+            s._phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
     elif phase is Phase.ROLL:
         assert isinstance(outcome, RollOutcome)
         assert s._pending is not None

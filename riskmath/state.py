@@ -468,6 +468,9 @@ class GameState:
         return self._alive[player]
 
     def __repr__(self) -> str:
+        if self.is_terminal():
+            result = "a draw" if self._winner is None else f"won by {self.game.owner_name(self._winner)}"
+            return f"<GameState turn {self._turn}, GAME_OVER, {result}>"
         who = "chance" if self.is_chance_node() else self.game.owner_name(self._player)
         return f"<GameState turn {self._turn}, {self._phase.name}, {who} to move>"
 

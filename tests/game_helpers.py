@@ -117,7 +117,8 @@ def build(
         counts = [armies.get(names[t], 3 if default_armies is None else default_armies) for t in range(n)]
     hands = [list(h) for h in (hands or [[] for _ in range(game.players)])]
     discard = list(discard or [])
-    deck = Counter(game.full_deck)
+    headquarters = {names[t] for t in fields.get("capitals", [])}  # Capital RISK: HQ cards are out of play
+    deck = Counter(c for c in game.full_deck if c not in headquarters)
     deck.subtract(Counter(c for h in hands for c in h))
     deck.subtract(Counter(discard))
     assert all(k >= 0 for k in deck.values()), "a card is used twice"

@@ -42,8 +42,11 @@ def check_first_turn(state: rm.GameState, first: int) -> None:
     # §3.3: the player who placed (was dealt) first takes the first turn; §3.3 (2): the wild cards go back.
     assert state.phase is rm.Phase.REINFORCE
     assert (state.current_player, state.turn) == (first, 1)
-    assert state.deck_size == 44
-    assert card_total(state) == Counter({**{t: 1 for t in state.game.board.territories}, "wild": 2})
+    # Capital RISK (§4.2): the headquarters cards stay out of the deck.
+    headquarters = {state.capital(p) for p in range(state.game.players)} - {None}
+    assert state.deck_size == 44 - len(headquarters)
+    territories = [t for t in state.game.board.territories if t not in headquarters]
+    assert card_total(state) == Counter({**{t: 1 for t in territories}, "wild": 2})
     assert state.pool == state.reinforcements(first)
     assert state.problems() == []
 
@@ -259,12 +262,10 @@ def test_neutrals_2003_two_player_setup():
 
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_secret_mission_setup_deals_missions(players):
-    # §4.1: territories dealt; the 12-card US deck without the destroy cards of absent colours; one mission each.
+    # §4.1: missions first (the 12-card US deck without the destroy cards of absent colours; one each),
+    # then the territories are dealt and the armies placed.
     game = rm.Game(players, rm.Rules.preset("us_1993_secret_mission"))
-    state = deal_all(game.new_initial_state(seed=players).apply(rm.FirstPlayer(0)))
-    rng = random.Random(players)
-    while state.phase is rm.Phase.SETUP_PLACE:
-        state = state.apply(rng.choice(state.legal_actions()))
+    state = game.new_initial_state(seed=players).apply(rm.FirstPlayer(0))
     assert state.phase is rm.Phase.SETUP_MISSION
     deck = {
         "asia+south_america",
@@ -285,6 +286,11 @@ def test_secret_mission_setup_deals_missions(players):
         state = state.apply(outcome)
     assert [state.mission(p) for p in range(players)] == dealt
     assert len(set(dealt)) == players
+    assert state.phase is rm.Phase.SETUP_DEAL
+    state = deal_all(state)
+    rng = random.Random(players)
+    while state.phase is rm.Phase.SETUP_PLACE:
+        state = state.apply(rng.choice(state.legal_actions()))
     assert totals(state) == [STARTING_1993[players]] * players
     check_first_turn(state, 0)
 
