@@ -100,6 +100,19 @@ def _move_on(won: Vector, keep: int, exact: bool) -> Vector:
     return force
 
 
+def armies_given(joint: Vector, total: Number, exact: bool) -> pd.Series:
+    """``joint[y] / total`` over the armies ``y >= 1`` of positive probability, as a Series indexed by ``armies``."""
+    import pandas as pd
+
+    armies = [y for y in range(1, len(joint)) if joint[y] > 0]
+    return pd.Series(
+        [joint[y] / total for y in armies],
+        index=pd.Index(armies, name="armies"),
+        name="probability",
+        dtype=object if exact else float,
+    )
+
+
 def _mean_sd(distribution: Vector) -> tuple[Number, float]:
     """Mean and standard deviation of a (normalised) distribution over 0..n."""
     values = np.arange(len(distribution))
@@ -219,21 +232,13 @@ class Conquest:
         UndefinedStatisticError
             If success is impossible (or its probability underflows float64).
         """
-        import pandas as pd
 
         total = self.success_probability
         if not total > 0:
             raise UndefinedStatisticError(
                 f"final_distribution is undefined for {self!r}: the success probability is {total}"
             )
-        won = self.captures[-1]
-        armies = [y for y in range(1, len(won)) if won[y] > 0]
-        return pd.Series(
-            [won[y] / total for y in armies],
-            index=pd.Index(armies, name="armies"),
-            name="probability",
-            dtype=object if self.exact else float,
-        )
+        return armies_given(self.captures[-1], total, self.exact)
 
     @cached_property
     def expected_final_armies_if_success(self) -> Number:

@@ -33,7 +33,7 @@ import numpy as np
 
 from riskmath._chains import backward_exact, backward_float, kernel
 from riskmath._validation import check_int
-from riskmath.conquest import Vector, _check_exact, _mean_sd, _number, _zeros, attack_with
+from riskmath.conquest import Vector, _check_exact, _mean_sd, _number, _zeros, armies_given, attack_with
 from riskmath.dice import CombatRules, resolve_rules
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 
@@ -296,7 +296,6 @@ class PlanResult:
         UndefinedStatisticError
             If the plan cannot succeed.
         """
-        import pandas as pd
 
         if label not in self._leaf_joint:
             leaves = sorted(self._leaf_joint)
@@ -304,14 +303,7 @@ class PlanResult:
         total = self.success_probability
         if not total > 0:
             raise UndefinedStatisticError(f"the plan cannot succeed (probability {total}); no leaf distribution")
-        joint = self._leaf_joint[label]
-        armies = [y for y in range(1, len(joint)) if joint[y] > 0]
-        return pd.Series(
-            [joint[y] / total for y in armies],
-            index=pd.Index(armies, name="armies"),
-            name="probability",
-            dtype=object if self.exact else float,
-        )
+        return armies_given(self._leaf_joint[label], total, self.exact)
 
     @property
     def leaves(self) -> list[str]:

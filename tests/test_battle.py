@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from simulation import fight
 from strategies import armies, combat_rules, small_armies
 
 import riskmath as rm
@@ -169,21 +170,8 @@ class TestMonteCarlo:
 
     @staticmethod
     def simulate(attackers, defenders, n, rng):
-        wins = 0
-        left = np.empty(n)
-        for game in range(n):
-            a, d = attackers, defenders
-            while a > 0 and d > 0:
-                attack = np.sort(rng.integers(1, 7, size=min(3, a)))[::-1]
-                defend = np.sort(rng.integers(1, 7, size=min(2, d)))[::-1]
-                for x, y in zip(attack, defend, strict=False):
-                    if x > y:
-                        d -= 1
-                    else:
-                        a -= 1
-            wins += d == 0
-            left[game] = a
-        return wins / n, left
+        ends = np.array([fight(attackers, defenders, rng) for _ in range(n)])
+        return float(np.mean(ends[:, 1] == 0)), ends[:, 0]
 
     def test_seven_v_six(self):
         rng = np.random.default_rng(20261130)

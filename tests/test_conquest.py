@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from simulation import fight
 from strategies import combat_rules
 
 import riskmath as rm
@@ -124,15 +125,8 @@ def test_monte_carlo_path():
     final = []
     for _ in range(n):
         a = 12
-        for position, d in enumerate([3, 2, 2]):
-            while a > 0 and d > 0:
-                attack = np.sort(rng.integers(1, 7, size=min(3, a)))[::-1]
-                defend = np.sort(rng.integers(1, 7, size=min(2, d)))[::-1]
-                for x, y in zip(attack, defend, strict=False):
-                    if x > y:
-                        d -= 1
-                    else:
-                        a -= 1
+        for position, defenders in enumerate([3, 2, 2]):
+            a, d = fight(a, defenders, rng)
             if d > 0:
                 break
             if position < 2:

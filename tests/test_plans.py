@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from simulation import fight
 
 import riskmath as rm
 from riskmath import Target
@@ -78,25 +79,18 @@ def test_monte_carlo_fork():
     rng = np.random.default_rng(2026)
     plan = Target(2, "hub", then=[Target(2, "a"), Target(1, "b")], split=(None, 2))
 
-    def fight(a, d):
-        while a > 0 and d > 0:
-            attack = np.sort(rng.integers(1, 7, size=min(3, a)))[::-1]
-            defend = np.sort(rng.integers(1, 7, size=min(2, d)))[::-1]
-            for x, y in zip(attack, defend, strict=False):
-                if x > y:
-                    d -= 1
-                else:
-                    a -= 1
+    def take(a, d):
+        a, d = fight(a, d, rng)
         return a if d == 0 else None
 
     n = 20_000
     wins = 0
     for _ in range(n):
-        y = fight(9, 2)
+        y = take(9, 2)
         if y is None:
             continue
         first, second = plan.shares(y - 1)
-        if first and second and fight(first, 2) is not None and fight(second, 1) is not None:
+        if first and second and take(first, 2) is not None and take(second, 1) is not None:
             wins += 1
     p = rm.plan_conquest(9, plan).success_probability
     assert abs(wins / n - p) < 4 * math.sqrt(p * (1 - p) / n)
