@@ -8,8 +8,9 @@ follow the same rules, and the tests check that they agree.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,71 @@ from riskmath.cards import is_set
 
 if TYPE_CHECKING:
     from riskmath.state import GameState
+
+
+class LegalActions(Sequence[Any]):
+    """The legal actions of a state: a lazy sequence with a cheap ``in`` test.
+
+    The actions come in runs (e.g. "place 1..n armies on Alaska"), so the
+    sequence knows its length and its ``i``-th action without building the
+    others: ``rng.choice(state.legal_actions())`` costs a few microseconds
+    however large the pool.  Iteration lists every action except the
+    blitzes with ``stop_at > 0`` (any ``stop_at`` below the attacking armies
+    is legal and passes the ``in`` test; the listing keeps ``stop_at=0`` so
+    that it does not grow with the stack).
+    """
+
+    __slots__ = ("_ends", "_runs", "_state")
+
+    _state: GameState
+    _runs: list[tuple[int, Callable[[int], Any]]] | None
+    _ends: list[int]
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self._runs = None
+        self._ends = []
+
+    def _segments(self) -> list[tuple[int, Callable[[int], Any]]]:
+        if self._runs is None:
+            self._runs = self._state._enumerate()
+            total = 0
+            for count, _ in self._runs:
+                total += count
+                self._ends.append(total)
+        return self._runs
+
+    def __contains__(self, action: object) -> bool:
+        return self._state.is_legal(action)
+
+    def __len__(self) -> int:
+        self._segments()
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        runs = self._segments()
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("legal action index out of range")
+        k = bisect_right(self._ends, index)
+        start = self._ends[k - 1] if k else 0
+        return runs[k][1](index - start)
+
+    def __iter__(self) -> Iterator[Any]:
+        for count, build in self._segments():
+            for i in range(count):
+                yield build(i)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __repr__(self) -> str:
+        return f"<LegalActions: {len(self)} in {self._state.phase.name}>"
+
 
 _EXPECTED = {
     "SETUP_CLAIM": "PlaceArmies on an unclaimed territory",
