@@ -163,6 +163,10 @@ class Game:
         """
         from riskmath.state import GameState
 
+        if seed is not None:
+            seed = check_int("seed", seed, minimum=-(1 << 63))
+        if not isinstance(auto_chance, bool):
+            raise InvalidArgumentError(f"auto_chance must be True or False, got {auto_chance!r}")
         return GameState.initial(self, seed=seed, auto_chance=auto_chance)
 
     def replay(self, actions: Iterable[Any], seed: int | None = None, *, auto_chance: bool = False) -> GameState:

@@ -452,3 +452,13 @@ def test_agreement_in_crafted_positions():
     for state in crafted_positions():
         assert state.problems() == []
         assert check_agreement(state, rng) > 0
+
+
+@pytest.mark.parametrize(
+    ("seed", "fragment"), [("abc", "seed must be an integer, got 'abc'"), (1.5, "got 1.5"), (True, "got True")]
+)
+def test_bad_seed_is_named(seed, fragment):
+    with pytest.raises(rm.InvalidArgumentError, match=fragment):
+        rm.Game(3).new_initial_state(seed=seed)
+    with pytest.raises(rm.InvalidArgumentError, match="auto_chance must be True or False"):
+        rm.Game(3).new_initial_state(seed=1, auto_chance="yes")
