@@ -89,7 +89,7 @@ _EXPECTED = {
     "SETUP_CLAIM": "PlaceArmies on an unclaimed territory",
     "SETUP_PLACE": "PlaceArmies",
     "SETUP_CAPITAL": "ChooseCapital",
-    "REINFORCE": "TradeCards or PlaceArmies",
+    "REINFORCE": "TradeCards or PlaceArmies (EndPhase only with nothing to place)",
     "ATTACK": "Attack, Blitz or EndPhase",
     "DEFEND": "Defend",
     "OCCUPY": "Occupy",
@@ -100,7 +100,7 @@ _ALLOWED: dict[str, tuple[type, ...]] = {
     "SETUP_CLAIM": (PlaceArmies,),
     "SETUP_PLACE": (PlaceArmies,),
     "SETUP_CAPITAL": (ChooseCapital,),
-    "REINFORCE": (TradeCards, PlaceArmies),
+    "REINFORCE": (TradeCards, PlaceArmies, EndPhase),
     "ATTACK": (Attack, Blitz, EndPhase),
     "DEFEND": (Defend,),
     "OCCUPY": (Occupy,),
@@ -133,6 +133,13 @@ def check_action(s: GameState, action: Any) -> tuple[Any, ...]:
         return ("occupy", s._count(action, "armies", action.armies, min(least, most), most))
     if isinstance(action, Fortify):
         return _check_fortify(s, action)
+    if phase == "REINFORCE":  # EndPhase: only when a turn starts with nothing to place (no minimum, Risiko)
+        if s._pool > 0:
+            raise s._illegal(action, f"{s._pool} armies are still to be placed")
+        hand = len(s._hands[s._player])
+        rules = s.game.rules
+        if rules.forced_trade_at is not None and hand >= rules.forced_trade_at:
+            raise s._illegal(action, f"holding {hand} cards, a set must be traded first")
     if isinstance(action, ChooseCapital):
         t = s._territory(action, action.territory)
         if s._owner[t] != s._player:
@@ -307,6 +314,8 @@ def enumerate_actions(s: GameState) -> list[Run]:
             for t in range(n):
                 if owner[t] == p:
                     runs.append(_place_run(names[t], min(s._pool, s._room(t))))
+        elif phase == "REINFORCE" and not forced:
+            runs.append(_one(EndPhase()))  # a turn that starts with nothing to place (no minimum)
         return runs
     if phase == "ATTACK":
         most = rules.combat.attacker_max_dice

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from riskmath.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies, RollOutcome
+from riskmath.cards import has_set
 from riskmath.missions import mission_complete
 
 if TYPE_CHECKING:
@@ -144,7 +145,16 @@ def _start_turn(s: GameState, player: int) -> None:
     s._moved = []
     if game.rules.mission_check == "own_turn" and _check_missions(s, only=player):
         return
+    if s._pool == 0 and _holds_set(s):
+        # Without a minimum (Risiko) a turn can start with nothing to place: the player may still trade a
+        # set, or end the reinforcement with EndPhase.  (With a minimum of 3 this never happens.)
+        return
     _after_placement(s)
+
+
+def _holds_set(s: GameState) -> bool:
+    hand = [s.game.cards[c] for c in s._hands[s._player]]
+    return len(hand) >= 3 and has_set(hand)
 
 
 def _after_placement(s: GameState) -> None:
@@ -350,7 +360,9 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
             s._capitals = [chosen[(p - s._first) % game.players] for p in range(game.players)]
             _finish_setup(s)
     elif kind == "end":
-        if phase is Phase.ATTACK and rules.fortify != "none":
+        if phase is Phase.REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
+            s._phase = Phase.ATTACK
+        elif phase is Phase.ATTACK and rules.fortify != "none":
             s._phase = Phase.FORTIFY
         else:
             _end_turn(s)

@@ -48,7 +48,7 @@ def test_wrong_phase_actions():
     check_illegal(attack, None, "expected Attack, Blitz or EndPhase")
     check_illegal(attack, "EndPhase", "expected Attack, Blitz or EndPhase")
     reinforce = build(rm.Game(3), phase="reinforce", pool=3)
-    check_illegal(reinforce, rm.EndPhase(), "expected TradeCards or PlaceArmies")
+    check_illegal(reinforce, rm.EndPhase(), "armies are still to be placed")
     check_illegal(reinforce, rm.Attack("Alaska", "Kamchatka", 1), "expected TradeCards or PlaceArmies")
     occupy = build(rm.Game(3), phase="occupy", occupy=[0, 29, 3], armies={"Alaska": 5, "Kamchatka": 0})
     check_illegal(occupy, rm.EndPhase(), "expected Occupy")

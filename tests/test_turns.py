@@ -95,7 +95,7 @@ def test_placing_reinforcements():
         state.apply(rm.PlaceArmies("Indonesia", 6))
     with pytest.raises(rm.IllegalActionError, match="Siam is not yours"):
         state.apply(rm.PlaceArmies("Siam", 1))
-    with pytest.raises(rm.IllegalActionError, match="expected TradeCards or PlaceArmies"):
+    with pytest.raises(rm.IllegalActionError, match="5 armies are still to be placed"):
         state.apply(rm.EndPhase())
     after = state.apply(rm.PlaceArmies("Indonesia", 3))
     assert (after.phase, after.pool, after.armies("Indonesia")) == (rm.Phase.REINFORCE, 2, 6)
@@ -470,3 +470,33 @@ def test_rules_turn_cap_and_override():
     assert rm.Game(3, rm.Rules(turn_cap=5), max_turns=2).max_turns == 2
     with pytest.raises(rm.InvalidArgumentError, match="max_turns"):
         rm.Game(3, max_turns=0)
+
+
+def test_a_turn_with_nothing_to_place_may_still_trade():
+    # Risiko has no minimum of 3: with 2 territories a turn starts with 0 armies to place; holding a set, the
+    # player may trade it (and place the armies) or end the reinforcement with EndPhase.
+    game = rm.Game(3, rm.Rules.preset("risiko"))
+    names = game.board.territories
+    owner = {names[0]: 0, names[1]: 0}
+    position = build(
+        game,
+        owner=owner,
+        default_owner=lambda t: 1 + t % 2,
+        hands=[["wild", names[5], names[6]], [], []],
+        phase="attack",
+        player=2,
+    )
+    # End player 2's turn to reach player 0's reinforcement.
+    position = position.apply(rm.EndPhase())
+    while position.current_player != 0 or position.phase is not rm.Phase.REINFORCE:
+        position = position.apply(position.sample_chance() if position.is_chance_node() else rm.EndPhase())
+    assert position.pool == 0
+    legal = list(position.legal_actions())
+    assert rm.EndPhase() in legal
+    assert any(isinstance(a, rm.TradeCards) for a in legal)
+    ended = position.apply(rm.EndPhase())
+    assert ended.phase is rm.Phase.ATTACK
+    traded = position.apply(next(a for a in legal if isinstance(a, rm.TradeCards)))
+    assert traded.pool > 0
+    with pytest.raises(rm.IllegalActionError, match="armies are still to be placed"):
+        traded.apply(rm.EndPhase())
