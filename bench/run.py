@@ -125,10 +125,12 @@ def rules_engine(games: int) -> None:
     """Full-rules 4-player games between random agents (issue 4: several thousand player-turns/s per core)."""
     import playouts
 
+    cold, _ = playouts.turns_per_second("random", games, warm_up=0)
     fast, turns = playouts.turns_per_second("random", games)
     checked, _ = playouts.turns_per_second("random", games, check=True)
     listed, _ = playouts.turns_per_second("random", max(2, games // 4), materialise=True)
     blitz, blitz_turns = playouts.turns_per_second("blitz", games)
+    print(f"{'4-player games, random agents, cold caches':<50} {cold:9.0f} player-turns/s")
     print(f"{'4-player games, random agents (' + str(turns) + ' turns)':<50} {fast:9.0f} player-turns/s")
     print(f"{'  the same with every action checked':<50} {checked:9.0f} player-turns/s   ({fast / checked:.2f}x)")
     print(f"{'  choosing from a materialised action list':<50} {listed:9.0f} player-turns/s   ({fast / listed:.2f}x)")

@@ -32,6 +32,7 @@ from typing import Any
 from riskmath._legality import LegalActions
 from riskmath.actions import (
     Attack,
+    BattleOutcome,
     Blitz,
     ChooseCapital,
     Defend,
@@ -327,9 +328,16 @@ class GameState:
         it: the same state always samples the same outcome.  Applying any
         outcome of a chance node advances the generator one step, so a game
         replayed from its recorded outcomes ends in the same state.
+
+        A blitz is drawn by rolling it out, roll by roll, with a stream of
+        numbers derived from the state's generator: the outcome has exactly
+        the battle distribution that ``chance_outcomes()`` lists, without
+        building that table.
         """
         x = _splitmix64(self._rng)[1]
-        if self._phase in (Phase.ROLL, Phase.BLITZ):
+        if self._phase is Phase.BLITZ:
+            return self._roll_out_blitz()
+        if self._phase is Phase.ROLL:
             return self._chance_table().sample(x)
         outcomes = self.chance_outcomes()
         total = 0.0
@@ -338,6 +346,20 @@ class GameState:
             if x < total:
                 return outcome
         return outcomes[-1][0]
+
+    def _roll_out_blitz(self) -> BattleOutcome:
+        assert self._pending is not None
+        _, source, target, stop_at, _, _ = self._pending
+        a, d = self._armies[source] - 1, self._armies[target]
+        combat = self.game.rules.combat
+        most_a, most_d = combat.attacker_max_dice, combat.defender_max_dice
+        stream = self._rng
+        while a > stop_at and d > 0:
+            stream, x = _splitmix64(stream)
+            roll = self.game.roll_table(most_a if a > most_a else a, most_d if d > most_d else d).sample(x)
+            a -= roll.attacker_losses
+            d -= roll.defender_losses
+        return BattleOutcome(a, d)
 
     def _resolve_chance(self) -> None:
         """Auto-chance: sample and apply outcomes in place until a decision or the end."""

@@ -335,3 +335,25 @@ def test_capturing_a_neutral_eliminates_nobody():
     state = build(game, owner={"Kamchatka": 2}, default_owner=lambda t: t % 2, armies={"Alaska": 6, "Kamchatka": 1})
     state = state.apply(rm.Attack("Alaska", "Kamchatka", 3)).apply(rm.RollOutcome(0, 1))
     assert (state.phase, state.alive(0), state.alive(1)) == (rm.Phase.OCCUPY, True, True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("attackers", "defenders", "stop_at"), [(10, 8, 0), (6, 6, 2)])
+def test_sampled_blitzes_follow_the_battle_distribution(attackers, defenders, stop_at):
+    # sample_chance rolls a blitz out roll by roll from the state's generator; over many generator states the
+    # outcomes must follow the exact distribution (each outcome's frequency within 4 standard errors).
+    from collections import Counter
+
+    state = duel(attackers + 1, defenders).apply(rm.Blitz("Alaska", "Kamchatka", stop_at))
+    exact = dict(state.chance_outcomes())
+    n = 4000
+
+    def with_generator(k):  # the same state with another generator state (the JSON field "rng")
+        copy = state._copy()
+        copy._rng = k
+        return copy
+
+    counts = Counter(with_generator(seed * 7919 + 1).sample_chance() for seed in range(n))
+    assert set(counts) <= set(exact)
+    for outcome, p in exact.items():
+        assert abs(counts[outcome] / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-12, outcome

@@ -150,7 +150,8 @@ class Playout(RuleBasedStateMachine):
         for t in NAMES:
             assert state.owner(t) >= 0
             assert state.armies(t) >= 1 or (occupying and state.armies(t) == 0)
-        assert card_total(state) == FULL_DECK
+        headquarters = Counter(state.capital(p) for p in range(self.game.players) if state.capital(p))
+        assert card_total(state) == FULL_DECK - headquarters  # Capital RISK: HQ cards are out of play
         for p in range(self.game.players):
             assert state.alive(p) == bool(state.territories_of(p)), p
         if state.is_terminal():
