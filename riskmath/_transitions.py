@@ -61,6 +61,9 @@ def _begin_placement(s: GameState, player: int) -> None:
     """Start placing the remaining starting armies, from ``player`` round the table."""
     s._phase = s._phase.__class__.SETUP_PLACE
     s._player = player
+    if s.game.rules.starting_armies_rule == "territories_dealt":  # 1959: one army per territory, no more
+        for p in range(s.game.players):
+            s._setup_left[p] = 0
     _queue_placements(s)
 
 

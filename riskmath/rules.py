@@ -29,6 +29,7 @@ __all__ = ["CHOICES", "Rules"]
 CHOICES: dict[str, tuple[str, ...]] = {
     "board": ("classic", "anniversary_1999"),
     "setup": ("claim", "deal", "random"),
+    "starting_armies_rule": ("table", "territories_dealt"),
     "rounding": ("floor", "ceil"),
     "occupy_min": ("dice_rolled", "one"),
     "fortify": ("adjacent", "connected", "experts", "none"),
@@ -63,6 +64,9 @@ class Rules:
         random (digital versions).
     starting_armies : mapping of players to armies
         Per player; 1993: 2 -> 40, 3 -> 35, 4 -> 30, 5 -> 25, 6 -> 20.
+    starting_armies_rule : {"table", "territories_dealt"}
+        ``"table"``: ``starting_armies`` (1963 onwards); ``"territories_dealt"``:
+        one army on each territory received and nothing more (1959 US).
     setup_cap_per_territory : int or None
         Most armies on one territory during set-up (old UK rules: 4).
     min_reinforcement, territory_divisor, rounding
@@ -135,6 +139,7 @@ class Rules:
     board: str = "classic"
     setup: str = "claim"
     starting_armies: tuple[tuple[int, int], ...] = ((2, 40), (3, 35), (4, 30), (5, 25), (6, 20))
+    starting_armies_rule: str = "table"
     setup_cap_per_territory: int | None = None
     min_reinforcement: int = 3
     territory_divisor: int = 3
@@ -328,8 +333,14 @@ def _preset_table() -> dict[str, tuple[str, dict[str, Any]]]:
         ),
         "us_1993_capital": ("1993 Capital RISK: capture every other headquarters.", {"capital": "all"}),
         "us_1959": (
-            "1959 US 'Risk: The Continental Game': territories dealt, no territory-card bonus.",
-            {"setup": "deal", "territory_card_bonus": "none", "two_player": "none"},
+            "1959 US 'Risk: The Continental Game': territories dealt with one army each and no more, "
+            "no territory-card bonus.",
+            {
+                "setup": "deal",
+                "starting_armies_rule": "territories_dealt",
+                "territory_card_bonus": "none",
+                "two_player": "none",
+            },
         ),
         "us_1963": (
             "1963/1968 US: 2 players get 50, +2 armies per owned territory on traded cards.",

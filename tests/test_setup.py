@@ -115,7 +115,7 @@ def test_two_players_without_neutral_claim_40_each():
     ],
 )
 def test_deal_territory_cards(players, first, expected):
-    game = rm.Game(players, rm.Rules.preset("us_1959"))
+    game = rm.Game(players, rm.Rules(setup="deal"))
     state = game.new_initial_state(seed=1).apply(rm.FirstPlayer(first))
     assert state.phase is rm.Phase.SETUP_DEAL
     assert state.deck_size == 42  # the wild cards are out during the deal
@@ -356,3 +356,13 @@ def test_setup_actions_before_the_first_player_is_known():
         state.apply(rm.PlaceArmies("Alaska"))
     with pytest.raises(rm.IllegalActionError, match="not a possible outcome"):
         state.apply(rm.FirstPlayer(3))
+
+
+def test_1959_gives_one_army_per_dealt_territory_and_no_more():
+    # §5: the 1959 US game dealt the territories, one army each, "no further starting armies".
+    game = rm.Game(4, rm.Rules.preset("us_1959"))
+    state = deal_all(game.new_initial_state(seed=4).apply(rm.FirstPlayer(1)))
+    assert state.phase is rm.Phase.REINFORCE  # no placement round
+    held = [len(state.territories_of(p)) for p in range(4)]
+    assert sorted(held) == [10, 10, 11, 11]
+    assert totals(state) == held
