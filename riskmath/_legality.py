@@ -14,7 +14,18 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from riskmath.actions import Attack, Blitz, ChooseCapital, Defend, EndPhase, Fortify, Occupy, PlaceArmies, TradeCards
+from riskmath.actions import (
+    Attack,
+    Blitz,
+    ChooseCapital,
+    ChoosePile,
+    Defend,
+    EndPhase,
+    Fortify,
+    Occupy,
+    PlaceArmies,
+    TradeCards,
+)
 from riskmath.cards import is_set
 
 if TYPE_CHECKING:
@@ -89,6 +100,7 @@ _EXPECTED = {
     "SETUP_CLAIM": "PlaceArmies on an unclaimed territory",
     "SETUP_PLACE": "PlaceArmies",
     "SETUP_CAPITAL": "ChooseCapital",
+    "SETUP_PILE": "ChoosePile",
     "REINFORCE": "TradeCards or PlaceArmies (EndPhase only with nothing to place)",
     "ATTACK": "Attack, Blitz or EndPhase",
     "DEFEND": "Defend",
@@ -100,6 +112,7 @@ _ALLOWED: dict[str, tuple[type, ...]] = {
     "SETUP_CLAIM": (PlaceArmies,),
     "SETUP_PLACE": (PlaceArmies,),
     "SETUP_CAPITAL": (ChooseCapital,),
+    "SETUP_PILE": (ChoosePile,),
     "REINFORCE": (TradeCards, PlaceArmies, EndPhase),
     "ATTACK": (Attack, Blitz, EndPhase),
     "DEFEND": (Defend,),
@@ -140,6 +153,11 @@ def check_action(s: GameState, action: Any) -> tuple[Any, ...]:
         rules = s.game.rules
         if rules.forced_trade_at is not None and hand >= rules.forced_trade_at:
             raise s._illegal(action, f"holding {hand} cards, a set must be traded first")
+    if isinstance(action, ChoosePile):
+        left = sorted(set(s._piles) - {-1})
+        if isinstance(action.pile, bool) or action.pile not in left:
+            raise s._illegal(action, f"pile must be one of the piles left, {left}; got {action.pile!r}")
+        return ("pile", action.pile)
     if isinstance(action, ChooseCapital):
         t = s._territory(action, action.territory)
         if s._owner[t] != s._player:
@@ -305,6 +323,8 @@ def enumerate_actions(s: GameState) -> list[Run]:
         return runs
     if phase == "SETUP_CAPITAL":
         return [_listed([ChooseCapital(names[t]) for t in range(n) if owner[t] == p])]
+    if phase == "SETUP_PILE":
+        return [_listed([ChoosePile(k) for k in sorted(set(s._piles) - {-1})])]
     if phase in ("REINFORCE", "TRADE_DOWN"):
         hand = len(s._hands[p])
         if phase == "REINFORCE" or hand > rules.elimination_trade_to:

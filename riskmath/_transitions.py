@@ -352,6 +352,15 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
             s._moved += [source, target]  # each territory moves armies (out or in) once a turn
         else:
             _end_turn(s)
+    elif kind == "pile":
+        _take_pile(s, checked[1], s._player)
+        left = set(s._piles) - {-1}
+        if len(left) == 1:  # the last pile is the neutral's
+            _take_pile(s, left.pop(), game.players)
+            s._piles = []
+            _begin_placement(s, s._first)
+        else:
+            s._player = 1 - s._player
     elif kind == "capital":
         s._capitals.append(checked[1])
         if len(s._capitals) < game.players:
@@ -369,6 +378,15 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
             s._phase = Phase.FORTIFY
         else:
             _end_turn(s)
+
+
+def _take_pile(s: GameState, pile: int, owner: int) -> None:
+    for t, k in enumerate(s._piles):
+        if k == pile:
+            s._owner[t] = owner
+            s._armies[t] = 1
+            s._setup_left[owner] -= 1
+            s._piles[t] = -1
 
 
 def _claim(s: GameState, t: int) -> None:
@@ -406,6 +424,22 @@ def apply_outcome(s: GameState, outcome: Any) -> None:
             s._phase, s._player = Phase.SETUP_MISSION, -1
         else:
             s._phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
+    elif phase is Phase.SETUP_DEAL and game.two_player == "neutral_1993":
+        # 1993 two-player game: the cards are dealt into three piles of 14; the players then choose piles.
+        assert isinstance(outcome, DrawCard)
+        if not s._piles:
+            s._piles = [-1] * len(s._owner)
+        s._piles[game.index[outcome.card]] = s._dealt % 3
+        s._deck.remove(outcome.card)
+        s._dealt += 1
+        if s._dealt == len(s._owner):
+            s._phase, s._player = Phase.SETUP_PILE, s._first
+            if rules.setup == "random":  # a random set-up leaves nothing to choose: piles in dealing order
+                _take_pile(s, 0, s._first)
+                _take_pile(s, 1, 1 - s._first)
+                _take_pile(s, 2, game.players)
+                s._piles = []
+                _begin_placement(s, s._first)
     elif phase is Phase.SETUP_DEAL:
         assert isinstance(outcome, DrawCard)
         owner = deal_schedule(game, s._first)[s._dealt]

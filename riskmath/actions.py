@@ -22,6 +22,7 @@ __all__ = [
     "BattleOutcome",
     "Blitz",
     "ChooseCapital",
+    "ChoosePile",
     "Defend",
     "DrawCard",
     "EndPhase",
@@ -105,11 +106,18 @@ class ChooseCapital:
 
 
 @dataclass(frozen=True, slots=True)
+class ChoosePile:
+    """1993 two-player game: take one of the three dealt piles of territories (0, 1 or 2)."""
+
+    pile: int
+
+
+@dataclass(frozen=True, slots=True)
 class EndPhase:
     """Finish the current optional phase (attacks, fortification)."""
 
 
-Action = PlaceArmies | TradeCards | Attack | Blitz | Defend | Occupy | Fortify | ChooseCapital | EndPhase
+Action = PlaceArmies | TradeCards | Attack | Blitz | Defend | Occupy | Fortify | ChooseCapital | ChoosePile | EndPhase
 
 
 # -- chance outcomes ----------------------------------------------------------------

@@ -35,6 +35,7 @@ from riskmath.actions import (
     BattleOutcome,
     Blitz,
     ChooseCapital,
+    ChoosePile,
     Defend,
     DrawCard,
     EndPhase,
@@ -60,6 +61,7 @@ class Phase(enum.Enum):
 
     SETUP_ORDER = "setup_order"
     SETUP_DEAL = "setup_deal"
+    SETUP_PILE = "setup_pile"
     SETUP_CLAIM = "setup_claim"
     SETUP_PLACE = "setup_place"
     SETUP_CAPITAL = "setup_capital"
@@ -84,7 +86,7 @@ _CHANCE_PHASES = frozenset(
 _FIELDS = (
     "phase", "player", "turn", "first", "owner", "armies", "hands", "deck", "discard", "sets_traded",
     "pool", "bonus", "setup_left", "queue", "dealt", "captured", "bonus_taken", "pending", "occupy",
-    "trade_down", "alive", "killed_by", "winner", "missions", "capitals", "moved", "rng",
+    "trade_down", "alive", "killed_by", "winner", "missions", "capitals", "moved", "piles", "rng",
 )  # fmt: skip
 
 _MASK = (1 << 64) - 1
@@ -133,6 +135,7 @@ class GameState:
     _missions: list[str]
     _capitals: list[int]
     _moved: list[int]
+    _piles: list[int]
     _rng: int
 
     # -- construction ---------------------------------------------------------------
@@ -169,6 +172,7 @@ class GameState:
         self._missions = []
         self._capitals = []
         self._moved = []  # experts fortification: territories already moved from or to
+        self._piles = []  # 1993 two-player deal: the pile (0-2) of each territory until the piles are chosen
         self._rng = (secrets.randbits(64) if seed is None else int(seed)) & _MASK
         self._auto = auto_chance
         if auto_chance:
@@ -196,6 +200,7 @@ class GameState:
         new._missions = self._missions[:]
         new._capitals = self._capitals[:]
         new._moved = self._moved[:]
+        new._piles = self._piles[:]
         new._rng, new._auto = self._rng, self._auto
         return new
 
@@ -497,6 +502,8 @@ class GameState:
             return ("occupy", action.armies)
         if isinstance(action, ChooseCapital):
             return ("capital", index.get(action.territory, action.territory))  # type: ignore[arg-type]
+        if isinstance(action, ChoosePile):
+            return ("pile", action.pile)
         if isinstance(action, EndPhase):
             return ("end",)
         raise self._illegal(action, "not an action")

@@ -155,11 +155,20 @@ def test_random_setup_is_all_chance(players):
 
 
 def test_neutral_1993_two_player_setup():
-    # §3.13: three piles of 14 (two players and a neutral), 1 army each; then each turn a player places 2 of
-    # their own armies on 1 or 2 of their territories, then 1 neutral army; 40 each and 40 neutral.
+    # §3.13: the cards are dealt into three piles of 14; each player chooses a pile (the first player first),
+    # the last pile is neutral; 1 army each; then each turn a player places 2 of their own armies on 1 or 2 of
+    # their territories, then 1 neutral army; 40 each and 40 neutral.
     game = rm.Game(2)
     assert (game.neutrals, game.owners) == (1, 3)
     state = deal_all(game.new_initial_state(seed=5).apply(rm.FirstPlayer(1)))
+    assert state.phase is rm.Phase.SETUP_PILE
+    assert (state.current_player, list(state.legal_actions())) == (1, [rm.ChoosePile(k) for k in range(3)])
+    state = state.apply(rm.ChoosePile(1))
+    assert (state.current_player, list(state.legal_actions())) == (0, [rm.ChoosePile(0), rm.ChoosePile(2)])
+    with pytest.raises(rm.IllegalActionError, match=r"pile must be one of the piles left, \[0, 2\]; got 1"):
+        state.apply(rm.ChoosePile(1))
+    state = state.apply(rm.ChoosePile(2))
+    assert state.phase is rm.Phase.SETUP_PLACE
     assert counts(state) == [14, 14, 14]
     assert totals(state) == [14, 14, 14]
     turns = {0: 0, 1: 0}

@@ -121,6 +121,7 @@ PHASE_TYPES: dict[rm.Phase, tuple[type, ...]] = {
     rm.Phase.SETUP_CLAIM: (rm.PlaceArmies,),
     rm.Phase.SETUP_PLACE: (rm.PlaceArmies,),
     rm.Phase.SETUP_CAPITAL: (rm.ChooseCapital,),
+    rm.Phase.SETUP_PILE: (rm.ChoosePile,),
     rm.Phase.REINFORCE: (rm.TradeCards, rm.PlaceArmies),
     rm.Phase.TRADE_DOWN: (rm.TradeCards, rm.PlaceArmies),
     rm.Phase.ATTACK: (rm.Attack, rm.Blitz, rm.EndPhase),
