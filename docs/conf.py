@@ -41,6 +41,9 @@ nitpick_ignore = [
     ("py:class", "matplotlib.axes.Axes"),
     # Names as they appear in annotations that are only imported for type checking.
     ("py:class", "Axes"),
+    ("py:class", "Executor"),
+    ("py:class", "random.Random"),
+    ("py:class", "concurrent.futures.Executor"),
 ]
 nitpick_ignore_regex = [
     ("py:class", r"(pd|np)\.[A-Za-z_.]+"),

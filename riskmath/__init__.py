@@ -52,6 +52,7 @@ from riskmath.planning import CombinedAttack, armies_needed, combined_attack, de
 from riskmath.plans import PlanResult, Target, plan_conquest
 from riskmath.policy import OBJECTIVES, Policy, optimal_policy, solve_matrix_game
 from riskmath.rules import Rules
+from riskmath.simulate import GameRecord, play, simulate
 from riskmath.state import GameState, Phase
 from riskmath.tables import format_table, odds_table
 
@@ -79,6 +80,7 @@ __all__ = [
     "Fortify",
     "Fraction",
     "Game",
+    "GameRecord",
     "GameState",
     "IllegalActionError",
     "InvalidArgumentError",
@@ -110,7 +112,9 @@ __all__ = [
     "odds_table",
     "optimal_policy",
     "plan_conquest",
+    "play",
     "roll_odds",
+    "simulate",
     "solve_matrix_game",
     "success_curve",
 ]

@@ -9,6 +9,8 @@ Subcommands::
     riskmath conquest 20 3 2 1 2 [--leave 1] [--exact] [--json] [rule options]
     riskmath need 3 2 2 --p 0.9 [--leave 1] [rule options]
     riskmath policy 10 10 [--objective win|win_with] [--min-left M] [--two-sided] [--exact]
+    riskmath simulate --players 4 --agents aggressive,random,random,random --games 100
+                      [--jobs 2] [--seed 0] [--max-turns 300] [--preset us_1993] [--out results.csv]
 
 Bad input prints one line ``riskmath: error: ...`` on stderr and exits with
 status 2.
@@ -141,6 +143,16 @@ def build_parser() -> argparse.ArgumentParser:
     policy.add_argument("--two-sided", action="store_true", help="the defender chooses its dice too")
     policy.add_argument("--exact", action="store_true")
     _add_rules_options(policy)
+
+    sim = commands.add_parser("simulate", help="play many games between agents and summarise them")
+    sim.add_argument("--players", type=_count, default=4)
+    sim.add_argument("--agents", required=True, help="comma-separated, one per seat: random, aggressive")
+    sim.add_argument("--games", type=_count, default=100)
+    sim.add_argument("--jobs", type=_count, default=1)
+    sim.add_argument("--seed", type=_count, default=0)
+    sim.add_argument("--max-turns", type=_count, default=300, metavar="N")
+    sim.add_argument("--preset", default="us_1993", help="rules preset (see the docs)")
+    sim.add_argument("--out", default=None, metavar="CSV", help="also write one row per game to this CSV file")
     return parser
 
 
@@ -267,13 +279,40 @@ def _policy(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _simulate(args: argparse.Namespace) -> str:
+    from riskmath.agents import make_agent
+    from riskmath.game import Game
+    from riskmath.rules import Rules
+    from riskmath.simulate import simulate
+
+    names = [name.strip() for name in args.agents.split(",")]
+    agents = [make_agent(name) for name in names]
+    game = Game(args.players, Rules.preset(args.preset), max_turns=args.max_turns)
+    table = simulate(game, agents, args.games, seed=args.seed, n_jobs=args.jobs)
+    if args.out:
+        table.to_csv(args.out, index=False)
+    lines = [
+        f"{args.games} games, {args.players} players ({args.preset}), seed {args.seed}, cap {args.max_turns} turns"
+    ]
+    lines.append("  seat  agent        wins   share")
+    for seat, name in enumerate(names):
+        wins = int((table["winner"] == seat).sum())
+        lines.append(f"  {seat:>4}  {name:<11} {wins:>5}  {wins / args.games:6.1%}")
+    wins_by_agent: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        wins_by_agent[name] = wins_by_agent.get(name, 0) + int((table["winner"] == seat).sum())
+    lines.append("  by agent: " + ", ".join(f"{name} {wins}" for name, wins in wins_by_agent.items()))
+    lines.append(f"  draws {int(table['draw'].sum())}, mean player-turns {table['turns'].mean():.1f}")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 on bad input)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
         handlers = {"roll": _roll, "odds": _odds, "table": _table, "conquest": _conquest, "need": _need}
-        handler = {**handlers, "policy": _policy}[args.command]
+        handler = {**handlers, "policy": _policy, "simulate": _simulate}[args.command]
         print(handler(args))
     except (_UsageError, RiskmathError) as error:
         print(f"riskmath: error: {error}", file=sys.stderr)

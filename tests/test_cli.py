@@ -155,3 +155,32 @@ def test_new_verbs_reject(capsys, argv, fragment):
     assert status == 2
     assert err.count("\n") == 1
     assert fragment in err
+
+
+def test_simulate(capsys, tmp_path):
+    out = tmp_path / "games.csv"
+    status, text, _ = run(
+        capsys, "simulate", "--players", "2", "--agents", "aggressive,random", "--games", "4", "--max-turns", "80",
+        "--out", str(out),
+    )  # fmt: skip
+    assert status == 0
+    assert text.startswith("4 games, 2 players (us_1993), seed 0, cap 80 turns")
+    assert "by agent: aggressive" in text
+    assert out.read_text().splitlines()[0].startswith("seed,winner,draw,turns")
+    assert len(out.read_text().splitlines()) == 5
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["simulate", "--agents", "aggressive,genius,random,random"], "unknown agent 'genius'"),
+        (["simulate", "--players", "3", "--agents", "random,random"], "need one agent per player (3), got 2"),
+        (["simulate", "--agents", "random,random,random,random", "--games", "0"], "n_games must be >= 1, got 0"),
+        (["simulate", "--agents", "random,random,random,random", "--preset", "nope"], "unknown rules preset 'nope'"),
+    ],
+)
+def test_simulate_rejects(capsys, argv, fragment):
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    assert err.count("\n") == 1
+    assert fragment in err
