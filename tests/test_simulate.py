@@ -79,3 +79,15 @@ def test_an_illegal_agent_is_named():
 
     with pytest.raises(rm.IllegalActionError, match="agent 'cheater' in seat"):
         play(GAME, [Cheater(), Cheater(), Cheater()], 1)
+
+
+def test_a_local_dask_cluster_gives_the_same_table():
+    # riskmath[distributed]: a client's executor runs the same games, in 2 worker processes.
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        on_dask = simulate(GAME, AGENTS, 6, seed=3, executor=client.get_executor())
+    assert on_dask.equals(simulate(GAME, AGENTS, 6, seed=3))
