@@ -7,18 +7,15 @@ arithmetic is used wherever the page says "exactly" or the grid is small.
 
 from __future__ import annotations
 
-import doctest
 import itertools
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from docs_pages import DOCS, cli_page_shows, run_page_examples
 
 import riskmath as rm
 from riskmath import Target
-from riskmath.cli import main as cli_main
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGE = DOCS / "conquest.rst"
 THREE = rm.CombatRules.three_defender_dice()
 
@@ -594,12 +591,7 @@ def test_the_policy_check_can_find_a_deviation():
 
 
 def test_page_examples():
-    result = doctest.testfile(
-        str(PAGE),
-        module_relative=False,
-        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
-        verbose=False,
-    )
+    result = run_page_examples(PAGE.name)
     assert result.attempted > 0
     assert result.failed == 0
 
@@ -622,8 +614,4 @@ def test_index_links_the_page():
     ],
 )
 def test_cli_page_shows_real_output(argv, capsys):
-    assert cli_main(argv) == 0
-    output = capsys.readouterr().out
-    page = (DOCS / "cli.rst").read_text(encoding="utf-8")
-    shown = "\n".join("   " + line for line in [f"$ riskmath {' '.join(argv)}", *output.rstrip("\n").split("\n")])
-    assert shown in page
+    assert cli_page_shows(argv, capsys)

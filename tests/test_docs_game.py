@@ -8,17 +8,15 @@ presets must show exactly how each preset differs from ``Rules()``.
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import re
-from pathlib import Path
 
 import pytest
+from docs_pages import DOCS, cli_page_shows, run_page_examples
 
 import riskmath as rm
 from riskmath import actions
 from riskmath.rules import CHOICES
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
 RULES_PAGE = (DOCS / "rules.rst").read_text(encoding="utf-8")
 
 
@@ -58,12 +56,7 @@ def table_row(page: str, first_cell: str) -> str:
 
 @pytest.mark.parametrize("page", ["rules.rst", "game.rst"])
 def test_page_examples(page):
-    result = doctest.testfile(
-        str(DOCS / page),
-        module_relative=False,
-        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
-        verbose=False,
-    )
+    result = run_page_examples(page)
     assert result.attempted > 10
     assert result.failed == 0
 
@@ -113,3 +106,8 @@ def test_api_page_documents_the_rules_model():
     for qualified in ("riskmath.board.Continent", "riskmath.rules.CHOICES", "riskmath.state.LegalActions"):
         assert qualified in api
     assert "riskmath.missions" in api
+
+
+def test_cli_page_shows_real_simulate_output(capsys):
+    argv = ["simulate", "--players", "3", "--agents", "aggressive,random,random", "--games", "10", "--max-turns", "100"]
+    assert cli_page_shows(argv, capsys)

@@ -6,19 +6,16 @@ so that a change in the library or the pages that breaks one fails here.
 
 from __future__ import annotations
 
-import doctest
 import importlib.util
 import itertools
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from docs_pages import DOCS, cli_page_shows, run_page_examples
 
 import riskmath as rm
 from riskmath.cli import main as cli_main
-
-DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def _load_fewer_dice():
@@ -245,12 +242,7 @@ def test_three_defender_dice_ten_v_ten():
 
 @pytest.mark.parametrize("page", ["index.rst", "editions.rst"])
 def test_page_examples(page):
-    result = doctest.testfile(
-        str(DOCS / page),
-        module_relative=False,
-        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
-        verbose=False,
-    )
+    result = run_page_examples(page)
     assert result.attempted > 0
     assert result.failed == 0
 
@@ -264,11 +256,7 @@ def test_page_examples(page):
     ],
 )
 def test_cli_page_shows_real_output(argv, capsys):
-    assert cli_main(argv) == 0
-    output = capsys.readouterr().out
-    page = (DOCS / "cli.rst").read_text(encoding="utf-8")
-    shown = "\n".join("   " + line for line in [f"$ riskmath {' '.join(argv)}", *output.rstrip("\n").split("\n")])
-    assert shown in page
+    assert cli_page_shows(argv, capsys)
 
 
 @pytest.mark.parametrize(
