@@ -455,6 +455,8 @@ class Board:
         >>> board.index("  eastern   canada "), board.index("Venezuala"), board.index(41)
         (5, 9, 41)
         """
+        if type(territory) is int and 0 <= territory < len(self.territories):  # the common case, first
+            return territory
         if isinstance(territory, str):
             found = self._lookup.get(_norm(territory))
             if found is None:

@@ -7,7 +7,18 @@ import pytest
 from game_helpers import build
 
 import riskmath as rm
-from riskmath.evaluate import reinforcement_outlook, threats
+from riskmath.errors import InvalidArgumentError
+from riskmath.evaluate import (
+    VALUE_WEIGHTS,
+    chain_success,
+    continent_outlook,
+    hold_probability,
+    plan_continent,
+    position_value,
+    reinforcement_outlook,
+    threats,
+    win_probability,
+)
 
 
 def position(**kwargs):
@@ -58,3 +69,149 @@ def test_reinforcement_outlook():
     assert not table.loc[1, "holds_set"]
     for p in range(3):
         assert table.loc[p, "total"] == state.reinforcements(p)
+
+
+# -- tiny boards, where the routes and the odds can be listed by hand ----------------------
+def tiny_game(territories, borders, continents, players=2):
+    board = rm.Board.from_dict(
+        {
+            "name": "tiny",
+            "continents": [{"name": n, "bonus": b, "territories": list(ts)} for n, b, ts in continents],
+            "borders": [list(pair) for pair in borders],
+        }
+    )
+    assert board.territories == tuple(territories)
+    return rm.Game(players, rm.Rules(two_player="none"), board)
+
+
+def line_state(armies, owner, players=2, **kwargs):
+    # S - B - C - D in a line; the continent "Line" is B, C, D (bonus 3), "Home" is S (bonus 1).
+    game = tiny_game("SBCD", ["SB", "BC", "CD"], [("Home", 1, "S"), ("Line", 3, "BCD")], players)
+    return build(
+        game, owner=dict(zip("SBCD", owner, strict=True)), armies=dict(zip("SBCD", armies, strict=True)), **kwargs
+    )
+
+
+def test_continent_route_along_a_line():
+    state = line_state([10, 2, 1, 3], [0, 1, 1, 1])
+    plan = plan_continent(state, 0, "Line", 0)
+    names = state.game.board.territories
+    assert [[names[t] for t in route] for route in plan.routes] == [["S", "B", "C", "D"]]
+    assert plan.attackers == [9]
+    assert plan.placed == [0]
+    assert plan.probability == pytest.approx(float(rm.conquest(9, [2, 1, 3]).success_probability), abs=1e-12)
+    # Armies at hand are placed on the source.
+    table = continent_outlook(state, 0, armies=4)
+    assert table.loc["Line", "route"] == "S > B > C > D"
+    assert table.loc["Line", "attackers"] == 13
+    assert table.loc["Line", "probability"] == pytest.approx(rm.conquest(13, [2, 1, 3]).success_probability, abs=1e-12)
+    assert not table.loc["Line", "held"]
+    assert table.loc["Line", "enemy_territories"] == 3
+
+
+def test_default_armies_at_hand_are_the_reinforcements():
+    state = line_state([10, 2, 1, 3], [0, 1, 1, 1])
+    assert state.reinforcements(0) == 3 + 1  # the minimum of 3 and the bonus of Home
+    assert continent_outlook(state, 0).loc["Line", "attackers"] == 9 + 4
+    # During the player's own reinforcement, the pool being placed.
+    placing = line_state([10, 2, 1, 3], [0, 1, 1, 1], phase="reinforce", pool=6)
+    assert continent_outlook(placing, 0).loc["Line", "attackers"] == 9 + 6
+
+
+def test_a_part_no_territory_borders_cannot_be_taken():
+    # H is a hub with leaves X and Y; player 0 holds only S, next to H.  No single path covers H, X, Y.
+    game = tiny_game("SHXY", ["SH", "HX", "HY"], [("Out", 1, "S"), ("Star", 2, "HXY")])
+    state = build(game, owner={"S": 0, "H": 1, "X": 1, "Y": 1}, armies={"S": 12, "H": 2, "X": 1, "Y": 1})
+    assert plan_continent(state, 0, "Star").probability == 0.0
+    assert continent_outlook(state, 0, armies=0).loc["Star", "route"] == ""
+
+
+def test_two_stacks_when_no_path_covers_the_continent():
+    # As above, plus T (player 0, 7 armies) next to Y: S takes H then X, T takes Y.
+    game = tiny_game("STHXY", ["SH", "HX", "HY", "YT"], [("Out", 1, "ST"), ("Star", 2, "HXY")])
+    state = build(
+        game, owner={"S": 0, "H": 1, "X": 1, "Y": 1, "T": 0}, armies={"S": 12, "H": 2, "X": 1, "Y": 2, "T": 7}
+    )
+    plan = plan_continent(state, 0, "Star", 0)
+    names = game.board.territories
+    assert sorted("".join(names[t] for t in route) for route in plan.routes) == ["SHX", "TY"]
+    expected = rm.conquest(11, [2, 1]).success_probability * rm.battle(6, 2).win_probability
+    assert plan.probability == pytest.approx(expected, abs=1e-12)
+
+
+def test_one_source_splits_its_stack_in_proportion_to_the_defenders():
+    # S borders P and Q, which do not border each other: two routes from the same stack of 9 attackers.
+    game = tiny_game("SPQ", ["SP", "SQ"], [("Out", 1, "S"), ("Pair", 2, "PQ")])
+    state = build(game, owner={"S": 0, "P": 1, "Q": 1}, armies={"S": 10, "P": 2, "Q": 2})
+    plan = plan_continent(state, 0, "Pair", 0)
+    assert sorted(plan.attackers) == [4, 5]
+    expected = rm.battle(5, 2).win_probability * rm.battle(4, 2).win_probability
+    assert plan.probability == pytest.approx(expected, abs=1e-12)
+
+
+def test_hold_probability_of_a_held_continent():
+    # Player 0 holds the Line; player 1 holds S (8 armies) next to B.
+    state = line_state([8, 2, 1, 3], [1, 0, 0, 0])
+    income = state.reinforcements(1)
+    assert income == 3 + 1
+    expected = 1.0 - rm.battle(7 + income, 2).win_probability
+    assert hold_probability(state, 0, "Line") == pytest.approx(expected, abs=1e-12)
+    table = continent_outlook(state, 0)
+    assert table.loc["Line", "held"]
+    assert table.loc["Line", "probability"] == pytest.approx(expected, abs=1e-12)
+    assert hold_probability(state, 1, "Line") == 0.0
+    assert plan_continent(state, 0, "Line").probability == 1.0
+
+
+def test_position_value_terms_by_hand():
+    state = line_state([8, 2, 1, 3], [1, 0, 0, 0], hands=[["B", "C"], []])
+    table = position_value(state)
+    assert list(table.columns) == ["territories", "armies", "income", "exposure", "value"]
+    assert table["territories"].tolist() == [0.75, 0.25]
+    assert table["armies"].tolist() == [6 / 14, 8 / 14]
+    # Income: player 0 gets 3 + 3 (Line) + two cards at a fifth of the first set (4) each; player 1 gets 3 + 1.
+    income0, income1 = 6 + 2 * 4 / 5, 4
+    assert table["income"].tolist() == pytest.approx([income0 / (income0 + income1), income1 / (income0 + income1)])
+    fall_b = rm.battle(7 + 4, 2).win_probability  # player 1 reinforced with 4
+    fall_s = rm.battle(1 + 6, 8).win_probability  # B (2 armies) reinforced with player 0's 6
+    assert table["exposure"].tolist() == pytest.approx([fall_b / 4, fall_s / 4])
+    w = VALUE_WEIGHTS
+    for p in (0, 1):
+        row = table.loc[p]
+        value = (
+            w["territories"] * row["territories"]
+            + w["armies"] * row["armies"]
+            + w["income"] * row["income"]
+            - w["exposure"] * row["exposure"]
+        )
+        assert row["value"] == pytest.approx(value, abs=1e-12)
+    only_armies = position_value(state, weights={"territories": 0, "armies": 1, "income": 0, "exposure": 0})
+    assert only_armies["value"].tolist() == pytest.approx([6 / 14, 8 / 14])
+
+
+def test_position_value_at_the_end_and_of_the_eliminated():
+    state = line_state([8, 2, 1, 3], [0, 0, 0, 0], phase="game_over", winner=0, player=0)
+    assert position_value(state)["value"].tolist() == [1.0, 0.0]
+    three = line_state([8, 2, 1, 3], [0, 0, 1, 1], players=3)
+    assert position_value(three).loc[2].tolist() == [0.0] * 5
+
+
+def test_cached_odds_match_the_battle_and_conquest():
+    combat = rm.Rules().combat
+    for a, d in [(1, 1), (3, 2), (40, 35), (70, 3)]:
+        assert win_probability(a, d, combat) == pytest.approx(rm.battle(a, d).win_probability, abs=1e-12)
+    assert win_probability(0, 3, combat) == 0.0
+    assert win_probability(4, 0, combat) == 1.0
+    assert chain_success(12, (3, 2, 2), combat) == pytest.approx(rm.conquest(12, [3, 2, 2]).success_probability)
+
+
+def test_bad_arguments_name_the_value():
+    state = line_state([10, 2, 1, 3], [0, 1, 1, 1])
+    with pytest.raises(InvalidArgumentError, match=r"player must be a seat 0\.\.1, got 5"):
+        continent_outlook(state, 5)
+    with pytest.raises(InvalidArgumentError, match="armies must be a non-negative integer, got -1"):
+        continent_outlook(state, 0, armies=-1)
+    with pytest.raises(InvalidArgumentError, match="weights must give"):
+        position_value(state, weights={"armies": 1})
+    with pytest.raises(InvalidArgumentError, match="weights must give"):
+        position_value(state, weights={"territories": 0, "armies": -1, "income": 0, "exposure": 0})

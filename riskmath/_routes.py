@@ -1,0 +1,93 @@
+"""Route search on a board graph, for :mod:`riskmath.evaluate` (no odds here)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+__all__ = ["ROUTES_TRIED", "SEARCH_LIMIT", "covers", "longest_paths", "shares"]
+
+SEARCH_LIMIT = 4000  # depth-first expansions per search
+ROUTES_TRIED = 6  # covering routes kept for comparison
+
+Path = tuple[int, ...]
+
+
+def longest_paths(nbrs: Sequence[Sequence[int]], targets: set[int], starts: Sequence[int]) -> list[tuple[int, ...]]:
+    """Simple paths through ``targets`` from any of ``starts``: the longest found, up to ``ROUTES_TRIED``.
+
+    Depth-first, trying first the neighbour with the fewest onward choices
+    (Warnsdorff's rule), which finds a path through every target quickly
+    when one exists; stops after ``SEARCH_LIMIT`` expansions.
+    """
+    best: list[tuple[int, ...]] = []
+    best_len = 0
+    budget = SEARCH_LIMIT
+
+    def onward(t: int, seen: set[int]) -> list[int]:
+        options = [u for u in nbrs[t] if u in targets and u not in seen]
+        return sorted(options, key=lambda u: (sum(v in targets and v not in seen for v in nbrs[u]), u))
+
+    def extend(path: list[int], seen: set[int]) -> bool:
+        nonlocal best_len, budget
+        budget -= 1
+        if len(path) > best_len:
+            best_len, best[:] = len(path), [tuple(path)]
+        elif len(path) == best_len and len(best) < ROUTES_TRIED:
+            best.append(tuple(path))
+        if best_len == len(targets) and len(best) >= ROUTES_TRIED:
+            return True
+        for u in onward(path[-1], seen):
+            if budget <= 0:
+                return True
+            seen.add(u)
+            path.append(u)
+            done = extend(path, seen)
+            path.pop()
+            seen.discard(u)
+            if done:
+                return True
+        return False
+
+    for start in starts:
+        if extend([start], {start}) or budget <= 0:
+            break
+    return best
+
+
+def covers(nbrs: Sequence[Sequence[int]], enemy: set[int], strength: Callable[[int], int]) -> list[list[Path]]:
+    """Ways to cover ``enemy`` with paths; each path starts where ``strength`` (of the stack next to it) is > 0.
+
+    The candidates: up to ``ROUTES_TRIED`` single paths through everything
+    (starts tried strongest first), then a greedy cover by several paths,
+    each the longest path from next to the strongest stack left.  An empty
+    list when some part has no start.
+    """
+    starts = sorted((t for t in enemy if strength(t) > 0), key=lambda t: (-strength(t), t))
+    if not starts:
+        return []
+    found = [[path] for path in longest_paths(nbrs, enemy, starts) if len(path) == len(enemy)]
+    remaining = set(enemy)
+    pieces: list[Path] = []
+    while remaining:
+        options = [t for t in remaining if strength(t) > 0]
+        if not options:
+            return found
+        top = max(strength(t) for t in options)
+        paths = longest_paths(nbrs, remaining, sorted(t for t in options if strength(t) == top))
+        pieces.append(paths[0])
+        remaining -= set(paths[0])
+    if pieces not in found:
+        found.append(pieces)
+    return found
+
+
+def shares(total: int, weights: Sequence[int]) -> list[int]:
+    """``total`` split in proportion to ``weights`` (largest remainders)."""
+    whole = sum(weights)
+    if whole == 0 or total <= 0:
+        return [0] * len(weights)
+    raw = [total * w / whole for w in weights]
+    parts = [int(r) for r in raw]
+    for k in sorted(range(len(raw)), key=lambda k: parts[k] - raw[k])[: total - sum(parts)]:
+        parts[k] += 1
+    return parts
