@@ -14,22 +14,19 @@ one number per player, which the odds-driven and search agents use.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from riskmath._odds_cache import chain_success, win_probability
 from riskmath._routes import covers, shares
-from riskmath.battle import battle_statistics
 from riskmath.cards import has_set, is_set
-from riskmath.conquest import conquest
 from riskmath.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from riskmath.dice import CombatRules
     from riskmath.state import GameState
 
 __all__ = [
@@ -44,43 +41,6 @@ __all__ = [
     "threats",
     "win_probability",
 ]
-
-
-@lru_cache(maxsize=16)
-def _win_grid(combat: CombatRules, size: int) -> np.ndarray:
-    return battle_statistics(size, size, ("win_probability",), rules=combat)["win_probability"]
-
-
-def win_probability(attackers: int, defenders: int, combat: CombatRules) -> float:
-    """``battle(attackers, defenders).win_probability`` from a cached grid (0 when ``attackers`` < 1).
-
-    The grid grows in powers of two and is kept per combat variant, so that
-    agents can ask for many battles' odds cheaply.
-
-    Examples
-    --------
-    >>> from riskmath.dice import CombatRules
-    >>> round(win_probability(3, 2, CombatRules()), 6)  # three attackers against two, to the end
-    0.655954
-    """
-    if attackers < 1:
-        return 0.0
-    if defenders < 1:
-        return 1.0
-    size = 32
-    while size < attackers or size < defenders:
-        size *= 2
-    return float(_win_grid(combat, size)[attackers - 1, defenders - 1])
-
-
-@lru_cache(maxsize=65536)
-def chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
-    """``conquest(attackers, defenders).success_probability`` as a float, memoised for agents."""
-    if attackers < 1:
-        return 0.0
-    if len(defenders) == 1:
-        return win_probability(attackers, defenders[0], combat)
-    return float(conquest(attackers, list(defenders), rules=combat).success_probability)
 
 
 def _lists(state: GameState) -> tuple[list[int], list[int]]:

@@ -215,3 +215,11 @@ def test_bad_arguments_name_the_value():
         position_value(state, weights={"armies": 1})
     with pytest.raises(InvalidArgumentError, match="weights must give"):
         position_value(state, weights={"territories": 0, "armies": -1, "income": 0, "exposure": 0})
+
+
+def test_huge_stacks_are_within_float_resolution_of_the_exact_odds():
+    combat = rm.Rules().combat
+    for a, d in [(300, 2), (900, 5), (500, 100)]:
+        assert win_probability(a, d, combat) == pytest.approx(rm.battle(a, d).win_probability, abs=1e-12)
+    exact = rm.conquest(700, [3, 1, 4, 1, 5]).success_probability
+    assert chain_success(700, (3, 1, 4, 1, 5), combat) == pytest.approx(exact, abs=1e-12)

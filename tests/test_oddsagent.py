@@ -1,0 +1,126 @@
+"""The odds-driven agent: its decisions in small positions, and legal play in every rule variant."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from game_helpers import build
+
+import riskmath as rm
+import riskmath.oddsagent as oddsagent
+from riskmath.actions import Blitz, EndPhase, Fortify, Occupy, PlaceArmies
+from riskmath.agents import RandomAgent
+from riskmath.evaluate import plan_continent
+from riskmath.oddsagent import OddsAgent
+
+
+def tiny_game(territories, borders, continents, players=2):
+    board = rm.Board.from_dict(
+        {
+            "name": "tiny",
+            "continents": [{"name": n, "bonus": b, "territories": list(ts)} for n, b, ts in continents],
+            "borders": [list(pair) for pair in borders],
+        }
+    )
+    return rm.Game(players, rm.Rules(two_player="none"), board)
+
+
+# S - B - C - D in a line (Line = B, C, D, bonus 3); W, player 0's, sits next to S only.
+LINE = tiny_game("WSBCD", ["WS", "SB", "BC", "CD"], [("Home", 1, "WS"), ("Line", 3, "BCD")])
+
+
+def line(armies, owner, **kwargs):
+    return build(
+        LINE, owner=dict(zip("WSBCD", owner, strict=True)), armies=dict(zip("WSBCD", armies, strict=True)), **kwargs
+    )
+
+
+def test_reinforcements_go_to_the_source_of_the_best_continent_plan():
+    state = line([1, 6, 2, 1, 2], [0, 0, 1, 1, 1], phase="reinforce", pool=5)
+    plan = plan_continent(state, 0, "Line", 5)
+    assert plan.probability > 0.35
+    action = OddsAgent().act(state, random.Random(0))
+    assert action == PlaceArmies("S", 5)
+
+
+def test_attacks_follow_the_route_then_stop():
+    agent = OddsAgent()
+    state = line([1, 6, 2, 1, 2], [0, 0, 1, 1, 1], phase="reinforce", pool=5)
+    state = state.apply(agent.act(state, random.Random(0)))
+    assert state.phase is rm.Phase.ATTACK
+    assert agent.act(state, random.Random(0)) == Blitz("S", "B", 0)
+    # Nothing left to attack with: end the phase.
+    weak = line([1, 1, 2, 1, 2], [0, 0, 1, 1, 1])
+    assert agent.act(weak, random.Random(0)) == EndPhase()
+
+
+def test_without_a_capture_a_card_is_worth_an_even_chance():
+    # 3 attackers against 2: P(win) = 0.656, below the opportunistic 0.75, above the card threshold 0.5.
+    agent = OddsAgent(take_threshold=1.0)
+    state = line([1, 4, 2, 9, 9], [0, 0, 1, 1, 1])
+    action = agent.act(state, random.Random(0))
+    assert action == Blitz("S", "B", 1)  # the stop threshold: a third of the stack
+    assert OddsAgent(take_threshold=1.0, card_threshold=0.7).act(state, random.Random(0)) == EndPhase()
+
+
+def test_occupation_moves_on_along_the_route_and_stays_back_when_threatened():
+    agent = OddsAgent()
+    state = line([1, 12, 1, 1, 2], [0, 0, 1, 1, 1], phase="reinforce", pool=3)
+    while state.phase is not rm.Phase.OCCUPY:
+        state = state.apply(state.sample_chance() if state.is_chance_node() else agent.act(state, random.Random(0)))
+    legal = state.legal_actions()
+    assert agent.act(state, random.Random(0)) == Occupy(legal[-1].armies)  # C and D lie ahead: everything
+    # A captured territory with no enemy next to it takes the least.
+    game = tiny_game("ABX", ["AB", "AX"], [("All", 1, "ABX")], players=2)
+    state = build(game, owner={"A": 0, "B": 1, "X": 1}, armies={"A": 9, "B": 1, "X": 9})
+    state = state.apply(Blitz("A", "B", 0))
+    state = state.apply(state.sample_chance())
+    assert state.phase is rm.Phase.OCCUPY
+    assert OddsAgent().act(state, random.Random(0)) == Occupy(state.legal_actions()[0].armies)
+
+
+def test_fortify_moves_an_interior_stack_to_the_most_threatened_border():
+    # I is interior (next to M only); M faces E (player 1, 8 armies); N is safe.
+    game = tiny_game("IMNE", ["IM", "IN", "ME"], [("All", 1, "IMNE")])
+    state = build(
+        game, owner={"I": 0, "M": 0, "N": 0, "E": 1}, armies={"I": 7, "M": 2, "N": 1, "E": 8}, phase="fortify"
+    )
+    assert OddsAgent().act(state, random.Random(0)) == Fortify("I", "M", 6)
+
+
+def test_repr_and_parameters():
+    agent = OddsAgent(attack_threshold=0.8)
+    assert repr(agent).startswith("OddsAgent(take_threshold=0.35")
+    assert "attack_threshold=0.8" in repr(agent)
+    assert agent.name == "odds"
+
+
+VARIANTS = [(preset, players) for preset in rm.Rules.presets() for players in (2, 3, 5)]
+
+
+@pytest.mark.parametrize(("preset", "players"), VARIANTS)
+def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, players, monkeypatch):
+    rules = rm.Rules.preset(preset)
+    try:
+        rm.Game(players, rules)
+    except rm.RiskmathError:
+        pytest.skip(f"{preset} is not for {players} players")
+    fallbacks = []
+    original = oddsagent._fallback
+
+    def spy(state, rng):
+        fallbacks.append(state.phase)
+        return original(state, rng)
+
+    monkeypatch.setattr(oddsagent, "_fallback", spy)
+    for defender_decides in (False, True):
+        game = rm.Game(players, rules, max_turns=40, defender_decides=defender_decides)
+        # play() checks every action of these agents: an illegal one would raise.
+        record = rm.play(game, [OddsAgent()] + [RandomAgent()] * (players - 1), seed=players)
+        assert record.final.is_terminal()
+    # Choosing a pile, placing a neutral's armies and experts' one-move-per-territory fortification are
+    # left to the fallback; everything else is the agent's own choice.
+    assert set(fallbacks) <= {rm.Phase.SETUP_PILE, rm.Phase.SETUP_PLACE, rm.Phase.FORTIFY}
+    if rules.fortify != "experts":
+        assert rm.Phase.FORTIFY not in fallbacks
