@@ -1,20 +1,33 @@
-"""Full-rules games between random agents: player-turns per second.
+"""Full-rules games: player-turns per second, through the public API and through ``simulate``.
 
-``random`` picks uniformly among the legal actions (through the lazy
-``legal_actions()`` sequence); ``blitz`` does the same except that in the
-attack phase it chooses uniformly among the blitzes (``stop_at=0``) and
-ending the phase, so that each battle is one chance node drawn from the
-exact battle distribution.  Games use the 1993 rules, 4 players, a cap of
-300 player-turns, and every action is applied with ``check=False`` (the
-documented fast path for actions taken from ``legal_actions()``).
+Two ways of playing.  The public API: a loop over ``state.apply(action)``,
+which copies the state for every action, choosing from the lazy
+``legal_actions()`` sequence (``random`` uniformly; ``blitz`` uniformly
+among the blitzes and ending the phase in the attack phase) or, for the
+baseline of the aggressive agent, scanning it as the agent did before issue 5
+(:class:`ScanningAggressive`).  And ``riskmath.simulate``, which plays on one
+state changed in place, with the built-in agents deciding straight from it
+(:func:`simulate_rate`, :func:`scaling`).  Games use the 1993 rules and a cap
+of 300 player-turns.
 """
 
 from __future__ import annotations
 
+import gc
 import random
 import time
+from typing import Any
 
 import riskmath as rm
+from riskmath.agents import AGENTS, make_agent
+
+#: The agents to time by their names in ``riskmath.agents.AGENTS``; names not (yet) there are skipped.
+AGENT_NAMES = ("random", "aggressive", "odds", "search")
+
+
+def available(names: tuple[str, ...] = AGENT_NAMES) -> list[str]:
+    """The names of ``names`` that ``riskmath.agents.AGENTS`` has."""
+    return [name for name in names if name in AGENTS]
 
 
 def random_choice(state: rm.GameState, rng: random.Random) -> object:
@@ -29,14 +42,51 @@ def blitz_choice(state: rm.GameState, rng: random.Random) -> object:
     return rng.choice(legal)
 
 
-AGENTS = {"random": random_choice, "blitz": blitz_choice}
+class ScanningAggressive:
+    """The aggressive heuristic as it was before issue 5: every decision scans ``legal_actions()``."""
+
+    name = "aggressive (scanning)"
+
+    def act(self, state: rm.GameState, rng: random.Random) -> Any:
+        legal = state.legal_actions()
+        phase, player = state.phase, state.current_player
+        if phase in (rm.Phase.REINFORCE, rm.Phase.TRADE_DOWN, rm.Phase.SETUP_PLACE):
+            for action in legal:
+                if isinstance(action, rm.TradeCards):
+                    return action
+            places = [a for a in legal if isinstance(a, rm.PlaceArmies)]
+            if not places:
+                return legal[0]
+            if phase is rm.Phase.SETUP_PLACE and state.owner(places[0].territory) != player:
+                return rng.choice(places)
+            board = state.game.board
+            candidates = {a.territory for a in places}
+            front = [t for t in candidates if any(state.owner(n) != player for n in board.neighbors(t))]
+            target = max(sorted(front or candidates), key=state.armies)
+            return max((a for a in places if a.territory == target), key=lambda a: a.armies)
+        if phase is rm.Phase.ATTACK:
+            best: tuple[int, Any] | None = None
+            for action in legal:
+                if isinstance(action, rm.Blitz):
+                    mine, theirs = state.armies(action.source) - 1, state.armies(action.target)
+                    if mine >= theirs + 2 and (best is None or mine - theirs > best[0]):
+                        best = (mine - theirs, action)
+            return best[1] if best is not None else rm.EndPhase()
+        if phase is rm.Phase.OCCUPY:
+            return max((a for a in legal if isinstance(a, rm.Occupy)), key=lambda a: a.armies)
+        if phase is rm.Phase.FORTIFY:
+            return rm.EndPhase()
+        return rng.choice(legal)
+
+
+AGENTS_BY_HAND = {"random": random_choice, "blitz": blitz_choice, "scanning": ScanningAggressive().act}
 
 
 def play(
     game: rm.Game, seed: int, agent: str = "random", *, check: bool = False, materialise: bool = False
 ) -> rm.GameState:
-    """One game; ``materialise`` builds the full list of legal actions each step (the slow way)."""
-    choose = AGENTS[agent]
+    """One game through the public API; ``materialise`` builds the full list of legal actions each step."""
+    choose = AGENTS_BY_HAND[agent]
     rng = random.Random(seed)
     state = game.new_initial_state(seed=seed, auto_chance=True)
     while not state.is_terminal():
@@ -48,7 +98,7 @@ def play(
 def turns_per_second(
     agent: str, games: int, players: int = 4, *, warm_up: int = 4, **options: bool
 ) -> tuple[float, int]:
-    """Player-turns per second over ``games`` seeded games (and the turns played).
+    """Player-turns per second over ``games`` seeded games through the public API (and the turns played).
 
     A :class:`riskmath.Game` caches the chance table of every blitz it meets
     (one per attackers, defenders and stop_at), so a simulation of many games
@@ -61,3 +111,52 @@ def turns_per_second(
     start = time.perf_counter()
     turns = sum(play(game, seed, agent, **options).turn for seed in range(games))
     return turns / (time.perf_counter() - start), turns
+
+
+def simulate_rate(
+    name: str, players: int, *, budget: float = 1.0, warm_up: int = 4, max_turns: int = 300
+) -> tuple[float, int]:
+    """Player-turns per second of ``simulate`` in one process, every seat played by the agent ``name``.
+
+    Warm-up games (up to ``warm_up``, and at most a fifth of the budget;
+    always one) fill the game's caches, as in :func:`turns_per_second`.  Then
+    chunks of games (1, 2, 4, ... up to 16 games) run until ``budget``
+    seconds have passed, so that a slow agent plays one game rather than
+    many.  Returns the rate and the turns played.
+    """
+    game = rm.Game(players, max_turns=max_turns)
+    agents = [make_agent(name) for _ in range(players)]
+    start = time.perf_counter()
+    for k in range(warm_up):
+        rm.simulate(game, agents, 1, seed=10_000 + k)
+        if time.perf_counter() - start > budget / 5:
+            break
+    gc.collect()  # as timeit does: no full collection of earlier benchmarks' garbage inside the timing
+    turns, elapsed, k, chunk = 0, 0.0, 0, 1
+    while elapsed < budget:
+        start = time.perf_counter()
+        table = rm.simulate(game, agents, chunk, seed=k)
+        elapsed += time.perf_counter() - start
+        turns += int(table["turns"].sum())
+        k += 1
+        chunk = min(2 * chunk, 16)
+    return turns / elapsed, turns
+
+
+def scaling(name: str, players: int, games: int) -> tuple[float, float, int]:
+    """Wall times of ``simulate(n_jobs=1)`` and ``simulate(n_jobs=2)`` on the same games, and their turns.
+
+    Each run starts from a fresh game (cold caches, as the workers do), and
+    the two tables must be equal.
+    """
+    agents = [make_agent(name) for _ in range(players)]
+    times, tables = [], []
+    for jobs in (1, 2):
+        game = rm.Game(players, max_turns=300)
+        gc.collect()
+        start = time.perf_counter()
+        tables.append(rm.simulate(game, agents, games, seed=1, n_jobs=jobs))
+        times.append(time.perf_counter() - start)
+    if not tables[0].equals(tables[1]):
+        raise AssertionError(f"simulate gave different tables with 1 and 2 processes ({name}, {players} players)")
+    return times[0], times[1], int(tables[0]["turns"].sum())

@@ -121,8 +121,8 @@ def chained(repeat: int, slow_repeat: int) -> None:
     report_alone("plan_conquest(100, South America: 4 targets)", ours)
 
 
-def rules_engine(games: int) -> None:
-    """Full-rules 4-player games between random agents (issue 4: several thousand player-turns/s per core)."""
+def rules_engine(games: int, quick: bool) -> None:
+    """Full-rules games: the public API (issue 4) and simulate's in-place path (issue 5)."""
     import playouts
 
     cold, _ = playouts.turns_per_second("random", games, warm_up=0)
@@ -135,6 +135,30 @@ def rules_engine(games: int) -> None:
     print(f"{'  the same with every action checked':<50} {checked:9.0f} player-turns/s   ({fast / checked:.2f}x)")
     print(f"{'  choosing from a materialised action list':<50} {listed:9.0f} player-turns/s   ({fast / listed:.2f}x)")
     print(f"{'4-player games, blitz agents (' + str(blitz_turns) + ' turns)':<50} {blitz:9.0f} player-turns/s")
+
+    # simulate(): per core, every seat the same built-in agent; ratios against the public-API loops above.
+    budget = 0.5 if quick else 1.0
+    scanning, _ = playouts.turns_per_second("scanning", 2 if quick else 4, warm_up=1)
+    print(f"{'aggressive agents scanning legal_actions(), apply()':<50} {scanning:9.0f} player-turns/s")
+    baselines_by_agent = {"random": fast, "aggressive": scanning}
+    for name in playouts.available():
+        cap = 300 if name in baselines_by_agent else 60  # agents added later may be slow: shorter games
+        for players in (2, 4):
+            rate, turns = playouts.simulate_rate(name, players, budget=budget, max_turns=cap)
+            label = f"simulate: {name}, {players} players ({turns} turns)"
+            if cap != 300:
+                label = f"simulate: {name}, {players} players, cap {cap} ({turns} turns)"
+            line = f"{label:<50} {rate:9.0f} player-turns/s per core"
+            if players == 4 and name in baselines_by_agent:
+                line += f"   ({rate / baselines_by_agent[name]:.1f}x the public-API loop)"
+            if players == 4 and name == "aggressive":
+                line += f"  (target >= 20000: {'met' if rate >= 20_000 else 'NOT met'})"
+            print(line)
+    for name, players, n in (("aggressive", 4, 60 if quick else 160), ("random", 4, 6 if quick else 16)):
+        one, two, turns = playouts.scaling(name, players, n)
+        label = f"simulate n_jobs=2 v 1: {name}, {players} players ({n} games)"
+        verdict = f"  (target >= 1.7x: {'met' if one / two >= 1.7 else 'NOT met'})" if name == "aggressive" else ""
+        print(f"{label:<50} {one:6.2f} s v {two:6.2f} s   {one / two:5.2f}x{verdict}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -177,7 +201,7 @@ def main(argv: list[str] | None = None) -> None:
     report(f"battle({m}, {m}, exact=True) v Fraction DP", ours, base, None)
 
     chained(repeat, slow_repeat)
-    rules_engine(4 if args.quick else 12)
+    rules_engine(4 if args.quick else 12, args.quick)
 
 
 if __name__ == "__main__":

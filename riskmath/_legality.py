@@ -337,15 +337,15 @@ def enumerate_actions(s: GameState) -> list[Run]:
         elif phase == "REINFORCE" and not forced:
             runs.append(_one(EndPhase()))  # a turn that starts with nothing to place (no minimum)
         return runs
-    if phase == "ATTACK":
+    if phase == "ATTACK":  # one run per source: its targets in turn, each with 1..dice dice, then the blitz
         most = rules.combat.attacker_max_dice
-        for t in range(n):
-            if owner[t] != p or armies[t] < 2:
+        neighbors = s.game.neighbors
+        for t, a in enumerate(armies):
+            if a < 2 or owner[t] != p:
                 continue
-            dice = min(most, armies[t] - 1)
-            for u in s.game.neighbors[t]:
-                if owner[u] != p:
-                    runs.append(_attack_run(names[t], names[u], dice))
+            enemies = [names[u] for u in neighbors[t] if owner[u] != p]
+            if enemies:
+                runs.append(_attack_run(names[t], enemies, most if a > most else a - 1))
         runs.append(_one(EndPhase()))
         return runs
     if phase == "DEFEND":
@@ -375,8 +375,12 @@ def _place_run(name: str, most: int) -> Run:
     return (max(most, 0), lambda i: PlaceArmies(name, i + 1))
 
 
-def _attack_run(source: str, target: str, dice: int) -> Run:
-    return (dice + 1, lambda i: Attack(source, target, i + 1) if i < dice else Blitz(source, target, 0))
+def _attack_run(source: str, targets: list[str], dice: int) -> Run:
+    def build(i: int) -> Attack | Blitz:
+        k, i = divmod(i, dice + 1)
+        return Attack(source, targets[k], i + 1) if i < dice else Blitz(source, targets[k], 0)
+
+    return (len(targets) * (dice + 1), build)
 
 
 def _fortify_run(source: str, target: str, most: int) -> Run:

@@ -1,16 +1,19 @@
 """What actions and chance outcomes do to a state (private; the rules of play).
 
-Every function here mutates a *fresh copy* made by :meth:`GameState.apply`;
-the caller has already checked legality (or asked not to).  The comments cite
+Every function here mutates the state it is given: a *fresh copy* made by
+:meth:`GameState.apply`, or the private state that :func:`riskmath.play`
+changes in place (``riskmath._fast``); the caller has already checked
+legality (or asked not to, for actions known to be legal).  The comments cite
 the rule each step implements (1993 US rules unless an option says
 otherwise).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
-from riskmath.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies, RollOutcome
+from riskmath.actions import DrawCard, FirstPlayer, PlaceArmies, RollOutcome
 from riskmath.cards import has_set
 from riskmath.missions import mission_complete
 
@@ -19,7 +22,8 @@ if TYPE_CHECKING:
     from riskmath.state import GameState
 
 
-def deal_schedule(game: Game, first: int) -> list[int]:
+@functools.lru_cache(maxsize=256)
+def deal_schedule(game: Game, first: int) -> tuple[int, ...]:
     """Owner of each dealt territory card, in dealing order.
 
     Cards go round the table starting with the first player, skipping owners
@@ -47,7 +51,7 @@ def deal_schedule(game: Game, first: int) -> list[int]:
             if left[i] > 0:
                 schedule.append(owner)
                 left[i] -= 1
-    return schedule
+    return tuple(schedule)
 
 
 def _claiming(game: Game) -> bool:
@@ -67,6 +71,10 @@ def _begin_placement(s: GameState, player: int) -> None:
     _queue_placements(s)
 
 
+# Set-up armies a player places a turn (with the neutrals' after them), by two-player variant; else 1.
+_PER_TURN = {"neutral_1993": 2, "neutrals_2003": 3}
+
+
 def _queue_placements(s: GameState) -> None:
     """Fill the queue of placements for the current player's set-up turn, moving on when empty."""
     game = s.game
@@ -76,7 +84,7 @@ def _queue_placements(s: GameState) -> None:
             return
         p = s._player
         queue: list[tuple[int, int]] = []
-        per_turn = {"neutral_1993": 2, "neutrals_2003": 3}.get(game.two_player, 1)
+        per_turn = _PER_TURN.get(game.two_player, 1)
         if s._setup_left[p] > 0:
             queue.append((p, min(per_turn, s._setup_left[p])))
         if game.two_player in ("neutral_1993", "neutrals_2003"):
@@ -93,7 +101,8 @@ def _queue_placements(s: GameState) -> None:
 
 
 def _has_room(s: GameState, owner: int) -> bool:
-    return any(s._owner[t] == owner and s._room(t, setup=True) > 0 for t in range(len(s._owner)))
+    cap, armies = s.game.setup_cap, s._armies
+    return any(o == owner and armies[t] < cap for t, o in enumerate(s._owner))
 
 
 def _place_setup(s: GameState, t: int, k: int) -> None:
@@ -164,10 +173,12 @@ def _after_placement(s: GameState) -> None:
     """Leave REINFORCE / TRADE_DOWN once nothing is left to place or trade."""
     Phase = s._phase.__class__
     rules = s.game.rules
-    if s._pool > 0 and not any(s._owner[t] == s._player and s._room(t) > 0 for t in range(len(s._owner))):
-        s._pool = 0  # the caps leave nowhere to put them: they are lost (1993 experts rule)
     if s._pool > 0:
-        return
+        player, armies, cap = s._player, s._armies, s.game.cap
+        for t, owner in enumerate(s._owner):
+            if owner == player and armies[t] < cap:
+                return
+        s._pool = 0  # the caps leave nowhere to put them: they are lost (1993 experts rule)
     hand = len(s._hands[s._player])
     if s._phase is Phase.REINFORCE:
         if rules.forced_trade_at is None or hand < rules.forced_trade_at:
@@ -219,15 +230,15 @@ def _trade(s: GameState, cards: tuple[str, ...]) -> None:
 
 
 def _capture(s: GameState, source: int, target: int, least: int) -> None:
-    Phase = s._phase.__class__
-    game, rules = s.game, s.game.rules
+    game = s.game
     attacker = s._player
     victim = s._owner[target]
     s._owner[target] = attacker
     s._captured = True
     s._occupy = (source, target, least)
-    s._phase = Phase.OCCUPY
+    s._phase = s._phase.__class__.OCCUPY
     if victim < game.players and victim not in s._owner:
+        rules = game.rules
         s._alive[victim] = False
         s._killed_by[victim] = attacker
         s._hands[attacker].extend(s._hands[victim])
@@ -295,7 +306,21 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
     game, rules = s.game, s.game.rules
     kind = checked[0]
     phase = s._phase
-    if kind == "place":
+    # The commonest first: a simulated turn is mostly blitz, occupy, blitz, occupy ...
+    if kind == "blitz":
+        _, source, target, stop_at = checked
+        s._pending = ("blitz", source, target, stop_at, s._player, None)
+        s._phase = Phase.BLITZ
+    elif kind == "occupy":
+        occupy(s, checked[1])
+    elif kind == "end":
+        if phase is Phase.REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
+            s._phase = Phase.ATTACK
+        elif phase is Phase.ATTACK and rules.fortify != "none":
+            s._phase = Phase.FORTIFY
+        else:
+            _end_turn(s)
+    elif kind == "place":
         _, t, k = checked
         if phase is Phase.SETUP_CLAIM:
             _claim(s, t)
@@ -324,24 +349,11 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
         defence = min(rules.combat.defender_max_dice, s._armies[target])
         s._pending = ("attack", source, target, dice, s._player, defence)
         s._phase = Phase.ROLL
-    elif kind == "blitz":
-        _, source, target, stop_at = checked
-        s._pending = ("blitz", source, target, stop_at, s._player, None)
-        s._phase = Phase.BLITZ
     elif kind == "defend":
         assert s._pending is not None
         s._pending = (*s._pending[:5], checked[1])
         s._player = s._pending[4]
         s._phase = Phase.ROLL
-    elif kind == "occupy":
-        assert s._occupy is not None
-        source, target, _ = s._occupy
-        s._armies[source] -= checked[1]
-        s._armies[target] += checked[1]
-        s._occupy = None
-        s._phase = Phase.TRADE_DOWN if s._trade_down else Phase.ATTACK
-        if rules.capital != "none" or (rules.missions != "none" and rules.mission_check == "immediate"):
-            _check_missions(s)
     elif kind == "fortify":
         _, source, target, k = checked
         s._armies[source] -= k
@@ -371,13 +383,34 @@ def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
             chosen = s._capitals
             s._capitals = [chosen[(p - s._first) % game.players] for p in range(game.players)]
             _finish_setup(s)
-    elif kind == "end":
-        if phase is Phase.REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
-            s._phase = Phase.ATTACK
-        elif phase is Phase.ATTACK and rules.fortify != "none":
-            s._phase = Phase.FORTIFY
-        else:
-            _end_turn(s)
+
+
+def end_blitz(s: GameState, source: int, target: int, attacker: int, left: int, defenders_left: int) -> None:
+    """A blitz from ``source`` ends with ``left`` armies able to attack and ``defenders_left`` in ``target``."""
+    s._armies[source] = left + 1
+    s._armies[target] = defenders_left
+    s._pending = None
+    s._player = attacker
+    if defenders_left == 0:
+        # The capturing roll cost the attacker nothing, so it threw min(3, armies left) dice.
+        game = s.game
+        _capture(s, source, target, min(game.attacker_dice, left) if game.occupy_dice_rolled else 1)
+        if game.decided_by_captures:
+            _check_missions(s)
+    else:
+        s._phase = s._phase.__class__.ATTACK
+
+
+def occupy(s: GameState, armies: int) -> None:
+    """Move ``armies`` into the territory just captured (the ``Occupy`` decision)."""
+    assert s._occupy is not None
+    source, target, _ = s._occupy
+    s._armies[source] -= armies
+    s._armies[target] += armies
+    s._occupy = None
+    s._phase = s._phase.__class__.TRADE_DOWN if s._trade_down else s._phase.__class__.ATTACK
+    if s.game.decided_by_captures:
+        _check_missions(s)
 
 
 def _take_pile(s: GameState, pile: int, owner: int) -> None:
@@ -395,7 +428,7 @@ def _claim(s: GameState, t: int) -> None:
     s._owner[t] = p
     s._armies[t] = 1
     s._setup_left[p] -= 1
-    claimed = sum(o >= 0 for o in s._owner)
+    claimed = len(s._owner) - s._owner.count(-1)
     if game.two_player == "neutral_article" and claimed == 2 * (len(s._owner) // 3):
         for u in range(len(s._owner)):  # the article's 1975 rule: the rest is neutral, 2 armies each
             if s._owner[u] < 0:
@@ -414,9 +447,33 @@ def _claim(s: GameState, t: int) -> None:
 
 def apply_outcome(s: GameState, outcome: Any) -> None:
     Phase = s._phase.__class__
-    game, rules = s.game, s.game.rules
+    game = s.game
     phase = s._phase
-    if phase is Phase.SETUP_ORDER:
+    if phase is Phase.BLITZ:  # a BattleOutcome (checked by apply, or drawn)
+        assert s._pending is not None
+        _, source, target, _, attacker, _ = s._pending
+        end_blitz(s, source, target, attacker, outcome.attackers_left, outcome.defenders_left)
+    elif phase is Phase.ROLL:
+        assert isinstance(outcome, RollOutcome)
+        assert s._pending is not None
+        _, source, target, dice, attacker, _ = s._pending
+        s._armies[source] -= outcome.attacker_losses
+        s._armies[target] -= outcome.defender_losses
+        s._pending = None
+        s._player = attacker
+        if s._armies[target] == 0:
+            _capture(s, source, target, dice if game.occupy_dice_rolled else 1)
+            if game.decided_by_captures:
+                _check_missions(s)
+        else:
+            s._phase = Phase.ATTACK
+    elif phase is Phase.DRAW:
+        assert isinstance(outcome, DrawCard)
+        s._deck.remove(outcome.card)
+        s._hands[s._player].append(outcome.card)
+        _next_turn(s)
+    elif phase is Phase.SETUP_ORDER:
+        rules = game.rules
         assert isinstance(outcome, FirstPlayer)
         s._first = outcome.player
         s._player = outcome.player
@@ -425,6 +482,7 @@ def apply_outcome(s: GameState, outcome: Any) -> None:
         else:
             s._phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
     elif phase is Phase.SETUP_DEAL and game.two_player == "neutral_1993":
+        rules = game.rules
         # 1993 two-player game: the cards are dealt into three piles of 14; the players then choose piles.
         assert isinstance(outcome, DrawCard)
         if not s._piles:
@@ -461,38 +519,3 @@ def apply_outcome(s: GameState, outcome: Any) -> None:
         if len(s._missions) == game.players:
             s._player = s._first
             s._phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
-    elif phase is Phase.ROLL:
-        assert isinstance(outcome, RollOutcome)
-        assert s._pending is not None
-        _, source, target, dice, attacker, _ = s._pending
-        s._armies[source] -= outcome.attacker_losses
-        s._armies[target] -= outcome.defender_losses
-        s._pending = None
-        s._player = attacker
-        if s._armies[target] == 0:
-            _capture(s, source, target, dice if rules.occupy_min == "dice_rolled" else 1)
-        else:
-            s._phase = Phase.ATTACK
-    elif phase is Phase.BLITZ:
-        assert isinstance(outcome, BattleOutcome)
-        assert s._pending is not None
-        _, source, target, _, attacker, _ = s._pending
-        s._armies[source] = outcome.attackers_left + 1
-        s._armies[target] = outcome.defenders_left
-        s._pending = None
-        s._player = attacker
-        if outcome.defenders_left == 0:
-            # The capturing roll cost the attacker nothing, so it threw min(3, armies left) dice.
-            least = min(rules.combat.attacker_max_dice, outcome.attackers_left)
-            _capture(s, source, target, least if rules.occupy_min == "dice_rolled" else 1)
-        else:
-            s._phase = Phase.ATTACK
-    elif phase is Phase.DRAW:
-        assert isinstance(outcome, DrawCard)
-        s._deck.remove(outcome.card)
-        s._hands[s._player].append(outcome.card)
-        _next_turn(s)
-    if s._phase is Phase.OCCUPY and (
-        rules.capital != "none" or (rules.missions != "none" and rules.mission_check == "immediate")
-    ):
-        _check_missions(s)

@@ -11,6 +11,7 @@ Subcommands::
     riskmath policy 10 10 [--objective win|win_with] [--min-left M] [--two-sided] [--exact]
     riskmath simulate --players 4 --agents aggressive,random,random,random --games 100
                       [--jobs 2] [--seed 0] [--max-turns 300] [--preset us_1993] [--out results.csv]
+                      [--progress]
 
 Bad input prints one line ``riskmath: error: ...`` on stderr and exits with
 status 2.
@@ -153,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--max-turns", type=_count, default=300, metavar="N")
     sim.add_argument("--preset", default="us_1993", help="rules preset (see the docs)")
     sim.add_argument("--out", default=None, metavar="CSV", help="also write one row per game to this CSV file")
+    sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
     return parser
 
 
@@ -288,7 +290,7 @@ def _simulate(args: argparse.Namespace) -> str:
     names = [name.strip() for name in args.agents.split(",")]
     agents = [make_agent(name) for name in names]
     game = Game(args.players, Rules.preset(args.preset), max_turns=args.max_turns)
-    table = simulate(game, agents, args.games, seed=args.seed, n_jobs=args.jobs)
+    table = simulate(game, agents, args.games, seed=args.seed, n_jobs=args.jobs, progress=args.progress)
     if args.out:
         table.to_csv(args.out, index=False)
     lines = [

@@ -38,7 +38,7 @@ NEUTRAL_NAMES = ("neutral", "neutral 2", "neutral 3", "neutral 4")
 class ChanceTable:
     """Outcomes of a chance node with their probabilities, and the cumulative sums for sampling."""
 
-    __slots__ = ("cumulative", "outcomes")
+    __slots__ = ("_drawn", "cumulative", "outcomes")
 
     def __init__(self, outcomes: tuple[tuple[Any, Fraction | float], ...]) -> None:
         self.outcomes = outcomes
@@ -48,11 +48,12 @@ class ChanceTable:
             total += float(p)
             cumulative.append(total)
         self.cumulative = cumulative
+        # The outcome for each place bisect may return; the last twice, for x at or above a total rounded below 1.
+        self._drawn = tuple(outcome for outcome, _ in outcomes) + outcomes[-1][:1]
 
     def sample(self, x: float) -> Any:
         """The outcome for a uniform draw ``x`` in [0, 1)."""
-        i = bisect_right(self.cumulative, x)
-        return self.outcomes[min(i, len(self.outcomes) - 1)][0]
+        return self._drawn[bisect_right(self.cumulative, x)]
 
 
 class Game:
@@ -140,6 +141,16 @@ class Game:
         #: Most armies on a territory during play and during the set-up (a large number when uncapped).
         self.cap = rules.max_armies_per_territory or no_cap
         self.setup_cap = min(self.cap, rules.setup_cap_per_territory or no_cap)
+        #: Territory ids in the alphabetical order of their names (the built-in agents break ties in this order).
+        self.alphabetical: tuple[int, ...] = tuple(sorted(range(n), key=lambda t: board.territories[t]))
+        #: Most attacking dice (``rules.combat.attacker_max_dice``).
+        self.attacker_dice = rules.combat.attacker_max_dice
+        #: Whether a capture must move in at least the dice rolled (else 1).
+        self.occupy_dice_rolled = rules.occupy_min == "dice_rolled"
+        #: Whether a capture can decide the game at once (Capital RISK, or missions checked immediately).
+        self.decided_by_captures = rules.capital != "none" or (
+            rules.missions != "none" and rules.mission_check == "immediate"
+        )
 
     def __repr__(self) -> str:
         return f"Game(players={self.players}, rules={self.rules.edition!r}, board={self.board.name!r})"
@@ -197,6 +208,29 @@ class Game:
         """The outcomes of one roll: ``(RollOutcome, Fraction)`` pairs and cumulative floats."""
         odds = self.rules.combat.roll_odds(attacker_dice, defender_dice)
         return ChanceTable(tuple((RollOutcome(a, d), p) for (a, d), p in odds.items()))
+
+    @functools.cache  # noqa: B019
+    def roll_tables(self) -> tuple[tuple[tuple[tuple[float, ...], tuple[tuple[int, int], ...]], ...], ...]:
+        """Every roll's table as plain numbers, for rolling battles out: ``[dice][defender dice]``.
+
+        Entry ``[c][e]`` (``1 <= c <= attacker_max_dice``, ``1 <= e <=
+        defender_max_dice``; row and column 0 are empty) holds the cumulative
+        probabilities of ``roll_table(c, e)`` and the ``(attacker, defender)``
+        losses of each outcome, in the same order.
+        """
+        combat = self.rules.combat
+        rows = []
+        for c in range(combat.attacker_max_dice + 1):
+            row: list[tuple[tuple[float, ...], tuple[tuple[int, int], ...]]] = []
+            for e in range(combat.defender_max_dice + 1):
+                if c == 0 or e == 0:
+                    row.append(((), ()))
+                    continue
+                table = self.roll_table(c, e)
+                losses = tuple((o.attacker_losses, o.defender_losses) for o, _ in table.outcomes)
+                row.append((tuple(table.cumulative), losses))
+            rows.append(tuple(row))
+        return tuple(rows)
 
     @functools.lru_cache(maxsize=8192)  # noqa: B019
     def blitz_table(self, attackers: int, defenders: int, stop_at: int) -> ChanceTable:

@@ -10,21 +10,30 @@ in a pool of ``n_jobs`` processes, or on any ``concurrent.futures.Executor``
 (a ``dask.distributed`` client's ``get_executor()`` included).  Chance is
 drawn from each game state's own generator (``auto_chance=True``), and whole
 battles are one draw when an agent blitzes.
+
+Games run on the fast in-place path of the rules model: one private state is
+changed action by action (``GameState.apply`` copies; this does not), and the
+built-in agents, marked ``trusted``, decide straight from that state and are
+not checked (the legality tests cover them); other agents are shown a copy
+and checked, as before.  ``progress=True`` shows a tqdm progress bar.
 """
 
 from __future__ import annotations
 
 import random
+import sys
+import uuid
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from riskmath._fast import run_game
 from riskmath._validation import check_int
 from riskmath.agents import Agent
-from riskmath.errors import IllegalActionError, InvalidArgumentError
+from riskmath.errors import InvalidArgumentError
 from riskmath.game import Game
 from riskmath.state import GameState
 
@@ -93,31 +102,38 @@ def _snapshot(state: GameState) -> dict[str, Any]:
 def play(game: Game, agents: Sequence[Agent], seed: int, *, record_history: bool = True) -> GameRecord:
     """Play one game between ``agents`` (one per seat) from ``seed``.
 
+    The game is played on one private state changed in place, with every
+    chance node drawn from the state's generator (``auto_chance``).  An agent
+    marked ``trusted`` (the built-in ones; see ``riskmath.agents``) is
+    shown that live state and its actions are applied unchecked; any other
+    agent is shown a copy, and every action it returns is checked.  The record
+    is the same either way: a trusted agent's game replays, checked, with
+    :meth:`Game.replay`.
+
+    Parameters
+    ----------
+    game : Game
+    agents : sequence of Agent
+        One per seat.
+    seed : int
+        The game's seed (its chance generator and, spawned from it, the agents').
+    record_history : bool, default True
+        Keep a snapshot at the start of every player-turn.
+
     Raises
     ------
     InvalidArgumentError
-        For the wrong number of agents.
+        For the wrong number of agents, or a negative seed.
     IllegalActionError
-        If an agent returns an illegal action (naming the agent).
+        If an untrusted agent returns an illegal action (naming the agent).
     """
     _check_agents(game, agents)
-    state = game.new_initial_state(seed, auto_chance=True)
-    rngs = _agent_rngs(seed, game.players)
-    actions: list[Any] = []
-    snapshots: list[dict[str, Any]] = []
-    turn = 0
-    while not state.is_terminal():
-        if record_history and state.turn != turn:
-            turn = state.turn
-            snapshots.append(_snapshot(state))
-        player = state.current_player
-        action = agents[player].act(state, rngs[player])
-        try:
-            state = state.apply(action)
-        except IllegalActionError as error:
-            raise IllegalActionError(f"agent {agents[player].name!r} in seat {player}: {error}") from None
-        actions.append(action)
-    return GameRecord(seed, actions, state, snapshots)
+    check_int("seed", seed, minimum=0)
+    snapshot = _snapshot if record_history else None
+    final, actions, snapshots = run_game(
+        game, agents, seed, _agent_rngs(seed, game.players), keep_actions=True, snapshot=snapshot
+    )
+    return GameRecord(seed, actions, final, snapshots)
 
 
 def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
@@ -129,7 +145,7 @@ def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
 
 
 def _row(game: Game, agents: Sequence[Agent], seed: int) -> dict[str, Any]:
-    final = play(game, agents, seed, record_history=False).final
+    final = run_game(game, agents, seed, _agent_rngs(seed, game.players), keep_actions=False)[0]
     row: dict[str, Any] = {"seed": seed, "winner": final.winner, "draw": final.draw, "turns": final.turn}
     for seat in range(game.players):
         held = final.territories_of(seat)
@@ -138,9 +154,30 @@ def _row(game: Game, agents: Sequence[Agent], seed: int) -> dict[str, Any]:
     return row
 
 
-def _rows(args: tuple[Game, Sequence[Agent], list[int]]) -> list[dict[str, Any]]:
-    game, agents, seeds = args
+# A worker process keeps the game of the simulation it serves (by a token per call of ``simulate``), so that
+# its chunks share the game's cached battle tables instead of each unpickling a cold copy.
+_GAMES: dict[str, Game] = {}
+
+
+def _rows(args: tuple[str, Game, Sequence[Agent], list[int]]) -> list[dict[str, Any]]:
+    token, game, agents, seeds = args
+    if token not in _GAMES:
+        if len(_GAMES) >= 4:
+            _GAMES.clear()
+        _GAMES[token] = game
+    game = _GAMES[token]
     return [_row(game, agents, seed) for seed in seeds]
+
+
+def _progress_bar(total: int) -> Any:
+    """A tqdm bar on stderr counting games (with their rate in games/s)."""
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except ImportError:
+        raise InvalidArgumentError(
+            "progress=True needs tqdm: pip install 'riskmath[progress]' (or pip install tqdm)"
+        ) from None
+    return tqdm(total=total, unit=" games", desc="simulate", file=sys.stderr, dynamic_ncols=True)
 
 
 def simulate(
@@ -152,8 +189,13 @@ def simulate(
     n_jobs: int = 1,
     executor: Executor | None = None,
     max_turns: int | None = None,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """Play ``n_games`` games and tabulate them, one row per game.
+
+    Games are played on the fast in-place path of :func:`play`.  In
+    parallel, the games go out in chunks (about four per worker, so that the
+    workers stay busy to the end) and come back in seed order.
 
     Parameters
     ----------
@@ -166,18 +208,29 @@ def simulate(
         Root of the per-game seeds (``game_seeds``).
     n_jobs : int, default 1
         Worker processes (a ``concurrent.futures.ProcessPoolExecutor``).
+        With an ``executor``, the number of workers to cut chunks for (at
+        least 2).
     executor : concurrent.futures.Executor, optional
-        Run the games there instead (overrides ``n_jobs``); e.g. a Dask
+        Run the games there instead of in a process pool; e.g. a Dask
         client's ``get_executor()``.
     max_turns : int, optional
         A turn cap (player-turns) ending games as draws; overrides the game's.
+    progress : bool, default False
+        Show a progress bar on stderr counting the games, with their rate in
+        games per second (as chunks finish when in parallel).  Needs tqdm
+        (``pip install 'riskmath[progress]'``).
 
     Returns
     -------
     pandas.DataFrame
         Columns ``seed``, ``winner`` (seat, missing for a draw), ``draw``,
         ``turns`` (player-turns) and ``territories_k``, ``armies_k`` per seat;
-        the same for any ``n_jobs`` or executor.
+        the same for any ``n_jobs``, executor or ``progress``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad argument, or ``progress=True`` without tqdm installed.
 
     Examples
     --------
@@ -191,22 +244,50 @@ def simulate(
     n = check_int("n_games", n_games, minimum=1)
     jobs = check_int("n_jobs", n_jobs, minimum=1)
     check_int("seed", seed, minimum=0)
+    if not isinstance(progress, bool):
+        raise InvalidArgumentError(f"progress must be True or False, got {progress!r}")
     if max_turns is not None:
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=max_turns)
     _check_agents(game, agents)
     seeds = game_seeds(seed, n)
-    if executor is None and jobs == 1:
-        rows = _rows((game, agents, seeds))
-    else:
-        workers = jobs if executor is None else max(jobs, 1)
-        chunks = [seeds[k::workers] for k in range(workers) if seeds[k::workers]]
-        if executor is None:
+    bar = _progress_bar(n) if progress else None
+    try:
+        if executor is None and jobs == 1:
+            rows = []
+            for game_seed in seeds:
+                rows.append(_row(game, agents, game_seed))
+                if bar is not None:
+                    bar.update(1)
+        elif executor is None:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                parts = list(pool.map(_rows, [(game, agents, chunk) for chunk in chunks]))
+                rows = _in_parallel(pool, jobs, game, agents, seeds, bar)
         else:
-            parts = list(executor.map(_rows, [(game, agents, chunk) for chunk in chunks]))
-        by_seed = {row["seed"]: row for part in parts for row in part}
-        rows = [by_seed[s] for s in seeds]
+            rows = _in_parallel(executor, max(jobs, 2), game, agents, seeds, bar)
+    finally:
+        if bar is not None:
+            bar.close()
     table = pd.DataFrame(rows)
     table["winner"] = table["winner"].astype("Int64")
     return table
+
+
+def _in_parallel(
+    executor: Executor, workers: int, game: Game, agents: Sequence[Agent], seeds: list[int], bar: Any
+) -> list[dict[str, Any]]:
+    """The rows of ``seeds`` played in chunks on ``executor``, in seed order."""
+    size = -(-len(seeds) // (4 * workers))
+    chunks = [seeds[k : k + size] for k in range(0, len(seeds), size)]
+    token = uuid.uuid4().hex
+    futures = {executor.submit(_rows, (token, game, agents, chunk)): k for k, chunk in enumerate(chunks)}
+    parts: list[list[dict[str, Any]]] = [[] for _ in chunks]
+    try:
+        for future in as_completed(futures):
+            k = futures[future]
+            parts[k] = future.result()
+            if bar is not None:
+                bar.update(len(chunks[k]))
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    return [row for part in parts for row in part]

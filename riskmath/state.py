@@ -18,7 +18,10 @@ each turn ``REINFORCE`` (trade sets, place armies), ``ATTACK`` (with
 ``FORTIFY`` and ``DRAW`` (chance: the card for a capture); ``GAME_OVER``.
 
 An illegal action raises :class:`riskmath.IllegalActionError` naming the
-action, phase, player and reason; states are never changed in place.
+action, phase, player and reason; the public API never changes a state in
+place.  (:func:`riskmath.play` and :func:`riskmath.simulate` play on a
+private state that they change in place, through the same transitions; see
+``riskmath._fast``.)
 """
 
 from __future__ import annotations
@@ -29,10 +32,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from riskmath._fast import MASK as _MASK
+from riskmath._fast import advance, sample_outcome
 from riskmath._legality import LegalActions
 from riskmath.actions import (
     Attack,
-    BattleOutcome,
     Blitz,
     ChooseCapital,
     ChoosePile,
@@ -78,9 +82,8 @@ class Phase(enum.Enum):
     GAME_OVER = "game_over"
 
 
-_CHANCE_PHASES = frozenset(
-    {Phase.SETUP_ORDER, Phase.SETUP_DEAL, Phase.SETUP_MISSION, Phase.ROLL, Phase.BLITZ, Phase.DRAW}
-)
+# A tuple, not a set: ``in`` compares identities, whereas hashing an enum member runs Python code.
+_CHANCE_PHASES = (Phase.BLITZ, Phase.DRAW, Phase.ROLL, Phase.SETUP_DEAL, Phase.SETUP_ORDER, Phase.SETUP_MISSION)
 
 # The fields that make up a state (besides the game), in serialisation order.
 _FIELDS = (
@@ -88,18 +91,6 @@ _FIELDS = (
     "pool", "bonus", "setup_left", "queue", "dealt", "captured", "bonus_taken", "pending", "occupy",
     "trade_down", "alive", "killed_by", "winner", "missions", "capitals", "moved", "piles", "rng",
 )  # fmt: skip
-
-_MASK = (1 << 64) - 1
-
-
-def _splitmix64(state: int) -> tuple[int, float]:
-    """One step of SplitMix64 (Steele, Lea and Flood 2014): new state and a uniform float in [0, 1)."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    z ^= z >> 31
-    return state, (z >> 11) * (1.0 / (1 << 53))
 
 
 class GameState:
@@ -334,42 +325,35 @@ class GameState:
         outcome of a chance node advances the generator one step, so a game
         replayed from its recorded outcomes ends in the same state.
 
-        A blitz is drawn by rolling it out, roll by roll, with a stream of
-        numbers derived from the state's generator: the outcome has exactly
-        the battle distribution that ``chance_outcomes()`` lists, without
-        building that table.
+        Outcomes have exactly the distribution that ``chance_outcomes()``
+        lists.  A blitz of up to 64 attacking and 16 defending armies is one
+        draw from the battle's cached table; one with more attackers is drawn
+        in pieces from the table of 64 attackers, and one with more defenders
+        is rolled out (16 rolls at a time where it can) with a stream of
+        numbers derived from the generator: the same distribution, without
+        building the table of a battle of hundreds or thousands of armies.
         """
-        x = _splitmix64(self._rng)[1]
-        if self._phase is Phase.BLITZ:
-            return self._roll_out_blitz()
-        if self._phase is Phase.ROLL:
-            return self._chance_table().sample(x)
-        outcomes = self.chance_outcomes()
-        total = 0.0
-        for outcome, p in outcomes:
-            total += float(p)
-            if x < total:
-                return outcome
-        return outcomes[-1][0]
+        return sample_outcome(self)
 
-    def _roll_out_blitz(self) -> BattleOutcome:
-        assert self._pending is not None
-        _, source, target, stop_at, _, _ = self._pending
-        a, d = self._armies[source] - 1, self._armies[target]
-        combat = self.game.rules.combat
-        most_a, most_d = combat.attacker_max_dice, combat.defender_max_dice
-        stream = self._rng
-        while a > stop_at and d > 0:
-            stream, x = _splitmix64(stream)
-            roll = self.game.roll_table(most_a if a > most_a else a, most_d if d > most_d else d).sample(x)
-            a -= roll.attacker_losses
-            d -= roll.defender_losses
-        return BattleOutcome(a, d)
+    def reseeded(self, seed: int) -> GameState:
+        """A copy of this state whose chance generator starts from ``seed``.
+
+        The generator is part of the state, so a copy sampled as it is would
+        know the dice the real game is going to roll.  Search agents explore
+        from reseeded copies (seeded from their own generator) so that they
+        only see what their player may see.
+        """
+        new = self._copy()
+        new._rng = int(seed) & _MASK
+        return new
 
     def _resolve_chance(self) -> None:
-        """Auto-chance: sample and apply outcomes in place until a decision or the end."""
-        while self.is_chance_node():
-            self._apply_outcome(self.sample_chance())
+        """Auto-chance: sample and apply outcomes in place until a decision or the end.
+
+        Also called by the in-place play loop (``riskmath._fast.run_game``).
+        """
+        while self._phase in _CHANCE_PHASES or (self._phase is Phase.SETUP_PLACE and self.game.rules.setup == "random"):
+            self._apply_outcome(sample_outcome(self))
 
     # -- queries ----------------------------------------------------------------------
     def _id(self, territory: object) -> int:
@@ -394,10 +378,15 @@ class GameState:
 
     def reinforcements(self, player: int) -> int:
         """Armies ``player`` would receive for territories and continents now (before cards)."""
-        owned = [o == player for o in self._owner]
-        count = sum(owned)
-        bonus = sum(b for b, members in self.game.continents if all(owned[t] for t in members))
-        return self.game.rules.reinforcements(count) + bonus
+        owner = self._owner
+        bonus = 0
+        for value, members in self.game.continents:
+            for t in members:
+                if owner[t] != player:
+                    break
+            else:
+                bonus += value
+        return self.game.rules.reinforcements(owner.count(player)) + bonus
 
     @property
     def pool(self) -> int:
@@ -527,7 +516,7 @@ class GameState:
     def _apply_outcome(self, outcome: Any) -> None:
         from riskmath._transitions import apply_outcome
 
-        self._rng = _splitmix64(self._rng)[0]
+        self._rng = advance(self._rng)
         apply_outcome(self, outcome)
 
     def _enumerate(self) -> list[tuple[int, Callable[[int], Any]]]:

@@ -1,12 +1,17 @@
-"""Simulation: reproducible across workers, legal agents, records that replay, clear errors."""
+"""Simulation: reproducible across workers, legal agents, records that replay, clear errors; fast-path sampling."""
 
 from __future__ import annotations
 
+import math
+import sys
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from game_helpers import build
 
 import riskmath as rm
+from riskmath._fast import TABLE_ATTACKERS, _block, splitmix64
 from riskmath.agents import AggressiveAgent, RandomAgent, make_agent
 from riskmath.simulate import game_seeds, play, simulate
 
@@ -91,3 +96,189 @@ def test_a_local_dask_cluster_gives_the_same_table():
     ):
         on_dask = simulate(GAME, AGENTS, 6, seed=3, executor=client.get_executor())
     assert on_dask.equals(simulate(GAME, AGENTS, 6, seed=3))
+
+
+# -- chance nodes on the fast path ---------------------------------------------------------------
+
+
+def blitz_state(attackers: int, defenders: int, stop_at: int = 0, game: rm.Game | None = None) -> rm.GameState:
+    """A BLITZ chance node: ``attackers`` able to attack from Alaska against ``defenders`` in Kamchatka."""
+    game = game or rm.Game(3)
+    owner = {"Alaska": 0, "Kamchatka": 1, "Northwest Territory": 0, "Alberta": 2, "Japan": 1}
+    armies = {"Alaska": attackers + 1, "Kamchatka": defenders, "Northwest Territory": 1}
+    state = build(game, owner=owner, armies=armies)
+    return state.apply(rm.Blitz("Alaska", "Kamchatka", stop_at))
+
+
+def pieced_distribution(game: rm.Game, a: int, d: int, stop_at: int) -> dict[rm.BattleOutcome, float]:
+    """The distribution the fast path draws a long blitz from: table pieces of TABLE_ATTACKERS, composed."""
+    if a <= TABLE_ATTACKERS:
+        return dict(game.blitz_table(a, d, stop_at).outcomes)
+    shift = a - TABLE_ATTACKERS
+    low = stop_at - shift
+    result: Counter = Counter()
+    for piece, p in game.blitz_table(TABLE_ATTACKERS, d, max(low, game.rules.combat.attacker_max_dice - 1)).outcomes:
+        left, d_left = piece.attackers_left + shift, piece.defenders_left
+        if d_left == 0 or piece.attackers_left <= low:
+            result[rm.BattleOutcome(left, d_left)] += p
+        else:
+            for outcome, q in pieced_distribution(game, left, d_left, stop_at).items():
+                result[outcome] += p * q
+    return dict(result)
+
+
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "stop_at", "rules"),
+    [
+        (100, 3, 0, rm.Rules()),
+        (180, 16, 0, rm.Rules()),
+        (200, 6, 150, rm.Rules()),
+        (90, 1, 27, rm.Rules()),
+        (300, 12, 0, rm.Rules(combat=rm.CombatRules.three_defender_dice())),
+        (150, 9, 3, rm.Rules(combat=rm.CombatRules(attacker_max_dice=5, defender_max_dice=4))),
+    ],
+)
+def test_long_blitzes_drawn_in_pieces_have_the_battle_distribution(attackers, defenders, stop_at, rules):
+    # Exact check of the decomposition: composing the pieces' tables gives the whole battle's table.
+    game = rm.Game(3, rules)
+    pieced = pieced_distribution(game, attackers, defenders, stop_at)
+    exact = dict(blitz_state(attackers, defenders, stop_at, game).chance_outcomes())
+    assert set(pieced) <= set(exact)
+    for outcome, p in exact.items():
+        assert pieced.get(outcome, 0.0) == pytest.approx(p, abs=1e-12), outcome
+
+
+def rolled_out_distribution(game: rm.Game, a: int, d: int, stop_at: int) -> dict[rm.BattleOutcome, float]:
+    """The distribution roll_out draws from, by pushing probability mass through its steps (rolls and blocks)."""
+    tables = game.roll_tables()
+    block, span = _block(game.rules.combat)
+    most_a, most_d = len(tables) - 1, len(tables[1]) - 1
+    clear_a, clear_d = max(most_a, stop_at + 1) + span, most_d + span
+
+    def steps(a: int, d: int) -> list[tuple[float, int, int]]:
+        if a >= clear_a and d >= clear_d:
+            cumulative = block
+            losses = [(lost, span - lost) for lost in range(span + 1)]
+        else:
+            cumulative, losses = tables[min(a, most_a)][min(d, most_d)]
+        previous, result = 0.0, []
+        for k, (total, (lost_a, lost_d)) in enumerate(zip(cumulative, losses, strict=True)):
+            p = (1.0 if k == len(cumulative) - 1 else total) - previous  # the last takes the rounding
+            previous = total
+            result.append((p, a - lost_a, d - lost_d))
+        return result
+
+    mass: dict[tuple[int, int], float] = {(a, d): 1.0}
+    final: Counter = Counter()
+    for total in range(a + d, -1, -1):  # every step removes armies: a sweep by decreasing total
+        for (x, y), p in [(state, p) for state, p in mass.items() if sum(state) == total]:
+            del mass[x, y]
+            if x <= stop_at or y == 0:
+                final[rm.BattleOutcome(x, y)] += p
+                continue
+            for q, x2, y2 in steps(x, y):
+                mass[x2, y2] = mass.get((x2, y2), 0.0) + p * q
+    return dict(final)
+
+
+@pytest.mark.parametrize(("attackers", "defenders", "stop_at"), [(60, 40, 0), (50, 45, 12), (20, 38, 0)])
+def test_rolled_out_blitzes_have_the_battle_distribution(attackers, defenders, stop_at):
+    # More defenders than the tables take: rolled out, in blocks of rolls while both sides stay clear of the edges.
+    game = rm.Game(3)
+    rolled = rolled_out_distribution(game, attackers, defenders, stop_at)
+    exact = dict(blitz_state(attackers, defenders, stop_at, game).chance_outcomes())
+    assert set(rolled) <= set(exact)
+    for outcome, p in exact.items():
+        assert rolled.get(outcome, 0.0) == pytest.approx(p, abs=1e-12), outcome
+
+
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "stop_at"), [(5, 3, 0), (120, 4, 0), (70, 2, 20), (12, 30, 0), (60, 45, 0)]
+)
+def test_sampled_blitzes_follow_the_listed_distribution(attackers, defenders, stop_at):
+    # One table draw, long battles in pieces, and roll-outs (more defenders than the tables take; in blocks for the
+    # last); over many generator states each outcome's frequency is within 4 standard errors of its probability.
+    state = blitz_state(attackers, defenders, stop_at)
+    exact = dict(state.chance_outcomes())
+    n = 3000
+    counts: Counter = Counter()
+    for k in range(n):
+        copy = state._copy()
+        copy._rng = k * 7919 + 1
+        outcome = copy.sample_chance()
+        assert outcome == copy.sample_chance()  # pure: the same state, the same outcome
+        counts[outcome] += 1
+    assert set(counts) <= set(exact)
+    for outcome, p in exact.items():
+        assert abs(counts[outcome] / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-9, outcome
+
+
+def test_card_draws_walk_the_listed_probabilities():
+    # The deck walk gives, bit for bit, the outcome a walk over chance_outcomes() gives for the same number.
+    game = rm.Game(3)
+    state = game.new_initial_state(3, auto_chance=True)
+    while state.phase is not rm.Phase.FORTIFY or state._captured is False:
+        state = state.apply(state.legal_actions()[-1] if state.phase is not rm.Phase.ATTACK else _blitz_or_end(state))
+    state = state._copy()
+    state._auto = False  # stop at the draw
+    state = state.apply(rm.EndPhase())
+    assert state.phase is rm.Phase.DRAW
+    for k in range(400):
+        copy = state._copy()
+        copy._rng = k * 7919 + 1
+        x = splitmix64(copy._rng)[1]
+        total, expected = 0.0, None
+        for outcome, p in copy.chance_outcomes():
+            total += float(p)
+            if x < total:
+                expected = outcome
+                break
+        assert copy.sample_chance() == (expected or copy.chance_outcomes()[-1][0])
+    assert "wild" in state._deck
+
+
+def _blitz_or_end(state: rm.GameState):
+    legal = state.legal_actions()
+    blitzes = [a for a in legal if isinstance(a, rm.Blitz)]
+    return blitzes[0] if blitzes and not state._captured else rm.EndPhase()
+
+
+# -- the progress bar ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_progress_bar_counts_games_on_stderr(capsys, n_jobs):
+    plain = simulate(GAME, AGENTS, 6, seed=3)
+    shown = simulate(GAME, AGENTS, 6, seed=3, n_jobs=n_jobs, progress=True)
+    assert shown.equals(plain)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "6/6" in captured.err
+    assert "games/s" in captured.err
+
+
+def test_progress_bar_on_an_executor(capsys):
+    with ThreadPoolExecutor(2) as pool:
+        shown = simulate(GAME, AGENTS, 5, seed=2, executor=pool, progress=True)
+    assert shown.equals(simulate(GAME, AGENTS, 5, seed=2))
+    assert "5/5" in capsys.readouterr().err
+
+
+def test_progress_on_the_command_line(capsys):
+    from riskmath.cli import main
+
+    argv = ["simulate", "--players", "2", "--agents", "aggressive,random", "--games", "3", "--max-turns", "40"]
+    assert main([*argv, "--progress"]) == 0
+    shown = capsys.readouterr()
+    assert "3/3" in shown.err
+    assert "games/s" in shown.err
+    assert main(argv) == 0
+    assert capsys.readouterr() == (shown.out, "")
+
+
+def test_progress_needs_tqdm(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if it were not installed
+    with pytest.raises(rm.InvalidArgumentError, match=r"progress=True needs tqdm: pip install 'riskmath\[progress\]'"):
+        simulate(GAME, AGENTS, 2, progress=True)
+    with pytest.raises(rm.InvalidArgumentError, match="progress must be True or False"):
+        simulate(GAME, AGENTS, 2, progress="yes")

@@ -1,0 +1,225 @@
+"""The built-in agents: legal in every phase and rule variant, and the unchecked in-place path matches the checked one.
+
+``play`` trusts the built-in agents: it applies their actions unchecked on a state changed in place.  These tests
+are what that trust rests on.  They play about a thousand short seeded games over every preset and player count,
+with caps on armies, random and dealt set-ups, defenders choosing their dice, a custom board and several agent
+mixes, and check every decision against the rules (``GameState._check``, what ``apply`` runs).  They also play
+full games both ways (trusted and unchecked, and through a wrapper that ``play`` checks) and compare the records.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import riskmath as rm
+from riskmath._fast import TABLE_ATTACKERS, action_of, fast_decider
+from riskmath._transitions import apply_action
+from riskmath.agents import AGENTS, AggressiveAgent, RandomAgent, make_agent
+from riskmath.simulate import _agent_rngs, play
+
+PRESET_CASES = [
+    (preset, players)
+    for preset in rm.Rules.presets()
+    for players in range(2, 7)
+    if not (players < 3 and "mission" in preset)
+]
+
+TOY = rm.Board.from_dict(
+    {
+        "name": "toy",
+        "continents": [
+            {"name": "East", "bonus": 2, "territories": ["A", "B", "C"]},
+            {"name": "West", "bonus": 1, "territories": ["D", "E", "F"]},
+        ],
+        "borders": [["A", "B"], ["B", "C"], ["A", "C"], ["C", "D"], ["D", "E"], ["E", "F"]],
+    }
+)
+
+VARIANTS = {
+    "caps": rm.Rules(max_armies_per_territory=6, setup_cap_per_territory=3),
+    "tight caps, no fortify": rm.Rules(max_armies_per_territory=4, fortify="none"),
+    "random set-up": rm.Rules(setup="random", occupy_min="one"),
+    "deal, connected": rm.Rules(setup="deal", fortify="connected"),
+    "no minimum": rm.Rules(min_reinforcement=0, forced_trade_at=None, elimination_trade_at=None),
+    "three defender dice": rm.Rules(combat=rm.CombatRules.three_defender_dice()),
+    "secret mission, own turn": rm.Rules.preset("us_1993_secret_mission").replace(mission_check="own_turn"),
+    "capital short": rm.Rules.preset("us_1993_capital").replace(capital="short"),
+    "neutral article": rm.Rules(two_player="neutral_article"),
+    "neutrals 2003": rm.Rules(two_player="neutrals_2003", setup="deal"),
+}
+
+MIXES = {
+    "aggressive": lambda n: [AggressiveAgent()] * n,
+    "cautious": lambda n: [AggressiveAgent(ratio=2.0)] * n,
+    "mixed": lambda n: [AggressiveAgent(ratio=0.5) if k % 2 else RandomAgent() for k in range(n)],
+}
+
+
+def checked_playout(game: rm.Game, agents, seed: int, seen: Counter | None = None) -> rm.GameState:
+    """Play in place as ``play`` does, checking every decision of the agents' fast path against the rules.
+
+    ``seen`` counts the decisions by phase and kind.
+    """
+    state = rm.GameState.initial(game, seed=seed, auto_chance=True)
+    rngs = _agent_rngs(seed, game.players)
+    deciders = [fast_decider(agent) for agent in agents]
+    assert all(decide is not None for decide in deciders)
+    while not state.is_terminal():
+        player = state.current_player
+        checked = deciders[player](state, rngs[player])
+        action = action_of(game, checked)
+        assert state._check(action) == checked, (state, action)  # legal, and it means what the agent meant
+        if seen is not None:
+            seen[state.phase.name, checked[0]] += 1
+        apply_action(state, checked)
+        state._resolve_chance()
+    assert state.problems() == []
+    return state
+
+
+@pytest.mark.parametrize(("preset", "players"), PRESET_CASES)
+def test_legal_in_every_preset(preset, players):
+    for seed in range(12):
+        mix = list(MIXES)[seed % 3]
+        game = rm.Game(players, rm.Rules.preset(preset), defender_decides=seed % 4 == 1, max_turns=12 + seed)
+        final = checked_playout(game, MIXES[mix](players), seed)
+        assert final.turn <= 12 + seed
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_legal_in_rule_variants(variant, players):
+    rules = VARIANTS[variant]
+    if players == 2 and rules.missions != "none":
+        players = 3
+    for seed in range(16):
+        game = rm.Game(players, rules, defender_decides=seed % 3 == 0, max_turns=30)
+        checked_playout(game, MIXES[list(MIXES)[seed % 3]](players), 1000 + seed)
+
+
+def test_legal_on_a_small_board_with_caps():
+    # Six territories and a cap of 4 armies: fronts fill up, pools are lost, stacks stay small.
+    rules = rm.Rules(starting_armies={3: 6, 2: 8}, max_armies_per_territory=4, two_player="none")
+    for seed in range(60):
+        players = 2 + seed % 2
+        game = rm.Game(players, rules, TOY, defender_decides=seed % 2 == 0, max_turns=40)
+        checked_playout(game, MIXES[list(MIXES)[seed % 3]](players), seed)
+
+
+def test_legal_in_games_played_to_the_end():
+    # Long games reach eliminations, trading down, huge stacks (battles drawn in pieces) and the win.
+    seen: Counter = Counter()
+    for seed in range(12):
+        players = 2 + seed % 5
+        final = checked_playout(rm.Game(players, max_turns=400), [AggressiveAgent()] * players, seed, seen)
+        assert final.is_terminal()
+    assert {"TRADE_DOWN", "SETUP_PILE", "SETUP_CLAIM", "SETUP_PLACE", "OCCUPY"} <= {phase for phase, _ in seen}
+
+
+def test_every_decision_is_met():
+    # What the legality tests above go through: every decision phase, and every kind of action in it.
+    seen: Counter = Counter()
+    games = [
+        (rm.Game(4, rm.Rules.preset("us_1993_capital"), defender_decides=True, max_turns=60), 1),
+        (rm.Game(2, rm.Rules(min_reinforcement=0), max_turns=60), 2),
+        (rm.Game(6, max_turns=300), 3),
+        (rm.Game(2, rm.Rules(fortify="experts"), max_turns=40), 4),
+    ]
+    for game, seed in games:
+        mixes = [MIXES["mixed"](game.players), MIXES["aggressive"](game.players)]
+        for agents in mixes:
+            checked_playout(game, agents, seed, seen)
+    expected = {
+        ("SETUP_CLAIM", "place"), ("SETUP_PLACE", "place"), ("SETUP_PILE", "pile"), ("SETUP_CAPITAL", "capital"),
+        ("REINFORCE", "place"), ("REINFORCE", "trade"), ("ATTACK", "attack"),
+        ("ATTACK", "blitz"), ("ATTACK", "end"), ("DEFEND", "defend"), ("OCCUPY", "occupy"),
+        ("FORTIFY", "fortify"), ("FORTIFY", "end"), ("TRADE_DOWN", "trade"),
+    }  # fmt: skip
+    assert expected <= set(seen), expected - set(seen)
+
+
+class Checked:
+    """An agent ``play`` does not trust: it is shown copies and every action it returns is checked."""
+
+    trusted = False
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.name = agent.name
+
+    def act(self, state, rng):
+        return self.agent.act(state, rng)
+
+
+@pytest.mark.parametrize(
+    ("players", "rules", "defender_decides"),
+    [
+        (4, rm.Rules(), False),
+        (2, rm.Rules(), True),
+        (3, rm.Rules.preset("us_1993_capital"), False),
+        (5, rm.Rules.preset("us_1993_secret_mission"), True),
+        (3, rm.Rules(setup="random", max_armies_per_territory=12), False),
+    ],
+)
+def test_the_in_place_path_gives_the_checked_record(players, rules, defender_decides):
+    game = rm.Game(players, rules, defender_decides=defender_decides, max_turns=120)
+    for seed in range(2):
+        agents = [AggressiveAgent() if k % 2 == 0 else RandomAgent() for k in range(players)]
+        fast = play(game, agents, seed)
+        slow = play(game, [Checked(agent) for agent in agents], seed)
+        assert fast.actions == slow.actions
+        assert fast.final == slow.final
+        assert fast.snapshots == slow.snapshots
+        assert game.replay(fast.actions, seed, auto_chance=True) == fast.final
+
+
+def test_the_in_place_path_gives_the_checked_record_to_the_end():
+    # Aggressive self-play to the win: stacks of hundreds, long blitzes drawn in pieces, eliminations.
+    game = rm.Game(4, max_turns=300)
+    agents = [AggressiveAgent()] * 4
+    fast = play(game, agents, 3)
+    slow = play(game, [Checked(agent) for agent in agents], 3)
+    assert fast.final.winner is not None
+    assert fast.actions == slow.actions
+    assert fast.final == slow.final
+    assert max(fast.final.armies(t) for t in range(42)) > TABLE_ATTACKERS  # a stack blitzes in pieces
+
+
+def test_act_is_the_fast_decision():
+    # act() returns the public form of the decision the in-place path takes (same generator use).
+    game = rm.Game(3, max_turns=30)
+    for agent in (AggressiveAgent(), RandomAgent()):
+        state = game.new_initial_state(5, auto_chance=True)
+        one, two = random.Random(1), random.Random(1)
+        while not state.is_terminal():
+            action = agent.act(state, one)
+            assert state._normalise(action) == agent._decide(state, two)
+            state = state.apply(action)
+
+
+def test_trust_is_not_inherited_by_an_overridden_act():
+    class Timid(AggressiveAgent):
+        def act(self, state, rng):
+            return super().act(state, rng)
+
+    class Sure(AggressiveAgent):
+        trusted = True
+
+        def act(self, state, rng):
+            return super().act(state, rng)
+
+    assert AggressiveAgent.trusted
+    assert RandomAgent.trusted
+    assert not Timid.trusted
+    assert fast_decider(Timid()) is None
+    assert Sure.trusted
+    assert fast_decider(Sure()) is None  # trusted, but asked through its own act
+
+
+def test_agents_by_name():
+    assert list(AGENTS)[:2] == ["random", "aggressive"]
+    assert isinstance(make_agent("aggressive"), AggressiveAgent)
+    assert all(isinstance(AGENTS[name](), rm.agents.Agent) for name in ("random", "aggressive"))
