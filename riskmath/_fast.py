@@ -28,6 +28,7 @@ other agent is shown a copy and every action it returns is checked.
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 from bisect import bisect_right
@@ -338,6 +339,7 @@ def run_game(
     from riskmath._transitions import apply_action, end_blitz, occupy
     from riskmath.state import GameState, Phase
 
+    agents = copy.deepcopy(list(agents))  # fresh agents: no game depends on the games played before it here
     state = GameState.initial(game, seed=seed, auto_chance=True)
     deciders = [fast_decider(agent) for agent in agents]
     trusted = [getattr(agent, "trusted", False) is True for agent in agents]

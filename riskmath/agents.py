@@ -17,10 +17,15 @@ action it returns is checked (an illegal one raises
 :class:`riskmath.IllegalActionError` naming the agent).  A subclass of a
 built-in agent that overrides ``act`` is not trusted unless it says so.
 
-Built in: :class:`RandomAgent` (uniform over the legal actions) and
+Built in: :class:`RandomAgent` (uniform over the legal actions),
 :class:`AggressiveAgent` (a simple heuristic: mass on the front, attack the
-weakest neighbour while clearly stronger).  Agents must be picklable to run in
-worker processes; these are.
+weakest neighbour while clearly stronger), :class:`~riskmath.oddsagent.OddsAgent`
+(decides by the exact battle and conquest odds, :mod:`riskmath.evaluate`)
+and :class:`~riskmath.search.SearchAgent` (Monte Carlo rollouts over the
+attack decisions).  Agents must be picklable to run in worker processes;
+these are.  Every game of :func:`riskmath.play` and :func:`riskmath.simulate`
+is played by fresh deep copies of the agents, so that no game depends on the
+games played before it in the same process.
 """
 
 from __future__ import annotations
@@ -32,9 +37,11 @@ from typing import Any, Protocol, runtime_checkable
 from riskmath._fast import action_of
 from riskmath.cards import Symbol
 from riskmath.errors import InvalidArgumentError
+from riskmath.oddsagent import OddsAgent
+from riskmath.search import SearchAgent
 from riskmath.state import GameState, Phase
 
-__all__ = ["AGENTS", "Agent", "AggressiveAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "AggressiveAgent", "OddsAgent", "RandomAgent", "SearchAgent", "make_agent"]
 
 # The phases as module constants: the decisions below compare them many times a turn.
 _ATTACK, _OCCUPY, _FORTIFY, _DEFEND = Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY, Phase.DEFEND
@@ -226,11 +233,16 @@ def _front(state: GameState, player: int, cap: int) -> int:
 
 
 #: Agents by the names the command line uses.
-AGENTS: dict[str, type] = {"random": RandomAgent, "aggressive": AggressiveAgent}
+AGENTS: dict[str, type] = {
+    "random": RandomAgent,
+    "aggressive": AggressiveAgent,
+    "odds": OddsAgent,
+    "search": SearchAgent,
+}
 
 
 def make_agent(name: str) -> Any:
-    """The built-in agent called ``name`` (``"random"`` or ``"aggressive"``).
+    """The built-in agent called ``name`` (``"random"``, ``"aggressive"``, ``"odds"`` or ``"search"``), with defaults.
 
     Raises
     ------

@@ -77,6 +77,9 @@ class OddsAgent:
     """
 
     name = "odds"
+    #: Its actions are checked by the agent itself (``is_legal``), and tests/test_oddsagent.py checks them
+    #: over every preset: :func:`riskmath.play` may apply them unchecked (see :mod:`riskmath.agents`).
+    trusted = True
 
     def __init__(
         self,
@@ -103,27 +106,15 @@ class OddsAgent:
 
     # -- the protocol ---------------------------------------------------------------
     def act(self, state: GameState, rng: random.Random) -> Any:
-        phase = state.phase
-        action: Any = None
-        if phase in (Phase.REINFORCE, Phase.TRADE_DOWN):
-            action = self._reinforce(state)
-        elif phase is Phase.ATTACK:
-            action = self._attack(state)
-        elif phase is Phase.OCCUPY:
-            action = self._occupy(state)
-        elif phase is Phase.FORTIFY:
-            action = self._fortify(state)
-        elif phase is Phase.DEFEND:
-            action = max(state.legal_actions(), key=lambda a: a.dice if isinstance(a, Defend) else 0)
-        elif phase is Phase.SETUP_CLAIM:
-            action = self._claim(state)
-        elif phase is Phase.SETUP_PLACE:
-            action = self._setup_place(state)
-        elif phase is Phase.SETUP_CAPITAL:
-            action = self._capital(state)
+        handler = _HANDLERS.get(state.phase)
+        action = None if handler is None else getattr(self, handler)(state)
         if action is not None and state.is_legal(action):
             return action
         return _fallback(state, rng)
+
+    @staticmethod
+    def _defend(state: GameState) -> Any:
+        return max(state.legal_actions(), key=lambda a: a.dice if isinstance(a, Defend) else 0)
 
     # -- reinforcement ----------------------------------------------------------------
     def _reinforce(self, state: GameState) -> Any:
@@ -267,11 +258,11 @@ class OddsAgent:
 
     @staticmethod
     def _last_battle(state: GameState) -> tuple[int | None, int | None]:
-        """The source and target of the capture being occupied (public: the only such pair)."""
-        occupy = getattr(state, "_occupy", None)  # the capture is on the table for everyone to see
-        if occupy is None:
+        """The source and target of the capture being occupied."""
+        capture = state.capture
+        if capture is None:
             return None, None
-        return occupy[0], occupy[1]
+        return state.game.index[capture[0]], state.game.index[capture[1]]
 
     # -- fortification ------------------------------------------------------------------
     def _fortify(self, state: GameState) -> Any:
@@ -328,6 +319,20 @@ class OddsAgent:
         mine = [t for t in range(len(names)) if state.owner(t) == me]
         exposed = {t: sum(_rival(state, me, u) for u in state.game.neighbors[t]) for t in mine}
         return ChooseCapital(names[min(mine, key=lambda t: (exposed[t], -state.armies(t), t))])
+
+
+#: The method deciding in each phase (the others fall back).
+_HANDLERS = {
+    Phase.REINFORCE: "_reinforce",
+    Phase.TRADE_DOWN: "_reinforce",
+    Phase.ATTACK: "_attack",
+    Phase.OCCUPY: "_occupy",
+    Phase.FORTIFY: "_fortify",
+    Phase.DEFEND: "_defend",
+    Phase.SETUP_CLAIM: "_claim",
+    Phase.SETUP_PLACE: "_setup_place",
+    Phase.SETUP_CAPITAL: "_capital",
+}
 
 
 def _merged(todo: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -419,6 +419,15 @@ class GameState:
     def alive(self, player: int) -> bool:
         return self._alive[player]
 
+    @property
+    def capture(self) -> tuple[str, str, int] | None:
+        """While armies move into a capture (``OCCUPY``): source, target and the least armies to move; else None."""
+        if self._occupy is None or self._phase is not Phase.OCCUPY:
+            return None
+        source, target, least = self._occupy
+        names = self.game.board.territories
+        return names[source], names[target], least
+
     def __repr__(self) -> str:
         if self.is_terminal():
             result = "a draw" if self._winner is None else f"won by {self.game.owner_name(self._winner)}"

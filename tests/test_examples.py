@@ -59,3 +59,18 @@ def test_random_game_example_blitz_and_preset(tmp_path, monkeypatch, capsys):
     assert out.startswith("Game(players=2, rules='article_ja', board='classic'), seed 1, random players (blitz 1)")
     assert "  neutral " in out  # the article's two-player game has a neutral owner
     assert out.rstrip().splitlines()[-1].startswith(("draw: no winner after 40 turns", "player "))
+
+
+def test_tournament_example(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(
+        sys, "argv", ["tournament.py", "--games", "4", "--search-games", "2", "--search-budget", "2", "--jobs", "1"]
+    )
+    runpy.run_path(str(EXAMPLES / "tournament.py"), run_name="__main__")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["players", "lineup", "agent", "seats", "games", "wins", "draws", "win_rate", "ci95"]
+    rows = [line.split() for line in lines[1:]]
+    assert len(rows) == 2 * 4 + 2 * 4  # two agents per line-up: four two-player line-ups, four four-player ones
+    assert rows[6][:5] == ["2", "search,odds", "search", "1", "2"]
+    assert all(row[-1].count("-") == 1 and row[-2].endswith("%") for row in rows)
+    assert not any(tmp_path.iterdir())

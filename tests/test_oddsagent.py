@@ -75,8 +75,10 @@ def test_occupation_moves_on_along_the_route_and_stays_back_when_threatened():
     game = tiny_game("ABX", ["AB", "AX"], [("All", 1, "ABX")], players=2)
     state = build(game, owner={"A": 0, "B": 1, "X": 1}, armies={"A": 9, "B": 1, "X": 9})
     state = state.apply(Blitz("A", "B", 0))
+    assert state.capture is None  # the battle is not yet fought
     state = state.apply(state.sample_chance())
     assert state.phase is rm.Phase.OCCUPY
+    assert state.capture == ("A", "B", 3)  # what the public board shows: who captured what, and the least to move
     assert OddsAgent().act(state, random.Random(0)) == Occupy(state.legal_actions()[0].armies)
 
 
@@ -94,6 +96,21 @@ def test_repr_and_parameters():
     assert repr(agent).startswith("OddsAgent(take_threshold=0.35")
     assert "attack_threshold=0.8" in repr(agent)
     assert agent.name == "odds"
+
+
+class Checked:
+    """An untrusted wrapper: play() shows it a copy of the state and checks every action it returns."""
+
+    def __init__(self, agent):
+        self.agent, self.name = agent, agent.name
+
+    def act(self, state, rng):
+        return self.agent.act(state, rng)
+
+
+def test_the_wrapper_is_checked_and_the_agent_trusted():
+    assert OddsAgent.trusted is True
+    assert getattr(Checked(OddsAgent()), "trusted", False) is False
 
 
 VARIANTS = [(preset, players) for preset in rm.Rules.presets() for players in (2, 3, 5)]
@@ -116,8 +133,8 @@ def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, playe
     monkeypatch.setattr(oddsagent, "_fallback", spy)
     for defender_decides in (False, True):
         game = rm.Game(players, rules, max_turns=40, defender_decides=defender_decides)
-        # play() checks every action of these agents: an illegal one would raise.
-        record = rm.play(game, [OddsAgent()] + [RandomAgent()] * (players - 1), seed=players)
+        # play() checks every action of an untrusted agent: an illegal one would raise.
+        record = rm.play(game, [Checked(OddsAgent())] + [RandomAgent()] * (players - 1), seed=players)
         assert record.final.is_terminal()
     # Choosing a pile, placing a neutral's armies and experts' one-move-per-territory fortification are
     # left to the fallback; everything else is the agent's own choice.
