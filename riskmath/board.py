@@ -34,14 +34,19 @@ A board is a JSON object (or, for ``Board.from_dict``, a dict); annotated::
       ],
       "borders": [["A", "B"], ["B", "C"]],   # required: undirected pairs
       "aliases": {"Alpha": "A"},             # optional: alias -> territory
-      "continent_aliases": {"Orient": "East"}  # optional: alias -> continent
+      "continent_aliases": {"Orient": "East"},  # optional: alias -> continent
+      "positions": {"A": [10, 20], "B": [30, 25], "C": [70, 5]}  # optional: see below
     }
 
 Every territory is in exactly one continent.  A border is an unordered pair, so
 symmetry holds by construction; ``["B", "A"]`` is the same border as ``["A", "B"]``
 and listing a border twice (in either order) is an error, a likely typo (dedupe
 neighbour lists with ``{frozenset(p) for p in ...}``).  Borders, aliases and
-``territories`` use canonical names exactly.  The graph must be connected.  The
+``territories`` use canonical names exactly.  ``positions`` gives every
+territory (or none) a drawing position ``[x, y]``: two finite numbers, ``x``
+growing eastwards across a map about ``0..100`` wide and ``y`` northwards;
+:func:`riskmath.plots.board` uses them (the shipped boards place each territory
+near its real place on a world map), and lays out boards without them itself.  The graph must be connected.  The
 shipped files are exactly ``to_dict()`` of their board.
 
 Examples
@@ -59,7 +64,6 @@ False
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import numbers
@@ -70,11 +74,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
+from riskmath._board_data import Position, _aliases, _clean_name, _fail, _list, _mapping, _norm, _positions, _suggest
 from riskmath.errors import BoardError
 
 __all__ = ["BOARDS", "Board", "Continent", "TerritoryKey"]
@@ -85,54 +90,10 @@ BOARDS = ("classic", "anniversary_1999")
 #: A territory given by canonical name, alias (any case) or id.
 TerritoryKey: TypeAlias = str | int | np.integer[Any]
 
-_KEYS = {"name", "description", "source", "territories", "continents", "borders", "aliases", "continent_aliases"}
-
-
-def _norm(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
-def _fail(message: str) -> NoReturn:
-    raise BoardError(message)
-
-
-def _clean_name(what: str, value: object) -> str:
-    """Return ``value`` if it is a non-empty name without stray whitespace."""
-    if not isinstance(value, str) or not value.strip():
-        _fail(f"{what} must be a non-empty string, got {value!r}")
-    if value != " ".join(value.split()):
-        _fail(f"{what} {value!r} has leading, trailing or repeated whitespace")
-    return value
-
-
-def _list(what: str, value: object) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else _fail(f"{what} must be a list, got {value!r}")
-
-
-def _mapping(what: str, value: object) -> Mapping[Any, Any]:
-    return value if isinstance(value, Mapping) else _fail(f"{what} must be a mapping, got {value!r}")
-
-
-def _suggest(key: str, options: Mapping[str, str]) -> str:
-    match = difflib.get_close_matches(_norm(key), list(options), n=1, cutoff=0.75)
-    return f"; did you mean {options[match[0]]!r}?" if match else ""
-
-
-def _aliases(what: str, raw: object, target: str, names: Mapping[str, str]) -> dict[str, str]:
-    """Validate an alias table against the normalised -> canonical ``names``."""
-    result: dict[str, str] = {}
-    taken: dict[str, str] = {}
-    for alias, canonical in _mapping(f"{what}es", raw).items():
-        alias = _clean_name(what, alias)
-        if not isinstance(canonical, str) or canonical not in names.values():
-            _fail(f"{what} {alias!r} points to unknown {target} {canonical!r}" + _suggest(str(canonical), names))
-        if _norm(alias) in names:
-            _fail(f"{what} {alias!r} clashes with {target} name {names[_norm(alias)]!r}")
-        if _norm(alias) in taken:
-            _fail(f"{what} {alias!r} clashes with {what} {taken[_norm(alias)]!r}")
-        taken[_norm(alias)] = alias
-        result[alias] = canonical
-    return result
+_KEYS = {
+    *("name", "description", "source", "territories", "continents"),
+    *("borders", "aliases", "continent_aliases", "positions"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +151,9 @@ class Board:
         ``(bonus, ids)`` per continent, in data order: a fast form for bonus sums.
     aliases, continent_aliases : mapping of str to str
         Read-only: alias to canonical territory (continent) name.
+    positions : mapping of str to (float, float)
+        Read-only drawing positions ``(x, y)`` by canonical name, in id order;
+        empty when the data give none.
 
     Raises
     ------
@@ -225,6 +189,7 @@ class Board:
     continent_ids: tuple[tuple[int, frozenset[int]], ...]
     aliases: Mapping[str, str]
     continent_aliases: Mapping[str, str]
+    positions: Mapping[str, Position]
     _nbrs: tuple[tuple[int, ...], ...]
     _cont_of: tuple[str, ...]
     _lookup: Mapping[str, int]
@@ -338,6 +303,7 @@ class Board:
             "continent_ids": tuple((c.bonus, frozenset(c.ids)) for c in by_name.values()),
             "aliases": MappingProxyType(aliases),
             "continent_aliases": MappingProxyType(continent_aliases),
+            "positions": MappingProxyType(_positions(data.get("positions", {}), order)),
             "_nbrs": nbrs,
             "_cont_of": tuple(owner[t] for t in order),
             "_lookup": MappingProxyType(lookup),
@@ -361,7 +327,9 @@ class Board:
             Naming the problem: a bad key, an unknown territory in a border or
             alias, a self-loop, a repeated border, a territory in two
             continents or none, a duplicate name, an empty continent, a bad
-            bonus, an alias clashing with a name, or a disconnected graph.
+            bonus, an alias clashing with a name, a disconnected graph, or
+            positions that are not two finite numbers for every territory
+            (or for none).
 
         Examples
         --------
@@ -432,6 +400,7 @@ class Board:
             "borders": [list(pair) for pair in self.borders],
             "aliases": dict(self.aliases),
             "continent_aliases": dict(self.continent_aliases),
+            "positions": {t: list(xy) for t, xy in self.positions.items()},
         }
 
     def to_json(self, indent: int | None = 2) -> str:

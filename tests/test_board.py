@@ -815,5 +815,9 @@ def test_duplicating_a_border_is_rejected(case, data):
 def test_module_has_no_heavy_imports():
     source = Path(resources.files("riskmath").joinpath("board.py")).read_text(encoding="utf-8")
     imports = set(re.findall(r"^(?:from|import) (\S+)", source, re.MULTILINE))
-    assert {name for name in imports if name.startswith("riskmath")} <= {"riskmath.errors", "riskmath._validation"}
+    assert {name for name in imports if name.startswith("riskmath")} <= {
+        "riskmath.errors",
+        "riskmath._validation",
+        "riskmath._board_data",
+    }
     assert not {"pandas", "scipy", "matplotlib", "networkx"} & {name.split(".")[0] for name in imports}
