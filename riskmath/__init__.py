@@ -14,6 +14,7 @@ Fraction(1445, 3888)
 
 from fractions import Fraction
 
+import riskmath.display  # noqa: F401 (registers the notebook HTML renderers)
 from riskmath._version import __version__
 from riskmath.actions import (
     Attack,

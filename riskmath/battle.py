@@ -135,6 +135,12 @@ class Battle:
         """The combat rules in force."""
         return self._rules
 
+    def _repr_html_(self) -> str | None:
+        """Rich display in notebooks (renderers in :mod:`riskmath.display`)."""
+        from riskmath._html import render
+
+        return render(self)
+
     def __repr__(self) -> str:
         options = []
         if self._stop_at:

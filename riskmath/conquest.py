@@ -190,6 +190,12 @@ class Conquest:
             self.captures.append(won)
             force = _move_on(won, self.leave[k], self.exact)
 
+    def _repr_html_(self) -> str | None:
+        """Rich display in notebooks (renderers in :mod:`riskmath.display`)."""
+        from riskmath._html import render
+
+        return render(self)
+
     def __repr__(self) -> str:
         path = list(self.defenders)
         options = [] if set(self.leave) == {1} else [f"leave={list(self.leave)}"]

@@ -428,6 +428,12 @@ class GameState:
         names = self.game.board.territories
         return names[source], names[target], least
 
+    def _repr_html_(self) -> str | None:
+        """Rich display in notebooks (renderers in :mod:`riskmath.display`)."""
+        from riskmath._html import render
+
+        return render(self)
+
     def __repr__(self) -> str:
         if self.is_terminal():
             result = "a draw" if self._winner is None else f"won by {self.game.owner_name(self._winner)}"

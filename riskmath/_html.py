@@ -1,0 +1,30 @@
+"""A registry of HTML renderers for rich display in notebooks.
+
+This bottom module imports nothing from riskmath, so that the low layers
+(:mod:`riskmath.battle`, :mod:`riskmath.conquest`, :mod:`riskmath.state`) can
+hand their ``_repr_html_`` to it without depending on the higher ones; the
+renderers themselves live in :mod:`riskmath.display`, which registers them
+here when ``riskmath`` is imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["RENDERERS", "render"]
+
+#: HTML renderers by class name (e.g. ``"Battle"``), filled by :mod:`riskmath.display`.
+RENDERERS: dict[str, Callable[[Any], str]] = {}
+
+
+def render(obj: object) -> str | None:
+    """The HTML of ``obj`` from the renderer of its class (or of its nearest base class), or None if none is registered.
+
+    None tells IPython to fall back to the plain ``repr``.
+    """
+    for cls in type(obj).__mro__:
+        renderer = RENDERERS.get(cls.__name__)
+        if renderer is not None:
+            return renderer(obj)
+    return None
