@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import riskmath
 
 project = "riskmath"
@@ -13,10 +16,29 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.mathjax",
     "numpydoc",
+    "myst_nb",
+    "matplotlib.sphinxext.plot_directive",
 ]
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 100)]
 
-exclude_patterns = ["_build"]
-html_theme = "alabaster"
+exclude_patterns = ["_build", "jupyter_execute"]
+html_theme = "pydata_sphinx_theme"
+html_title = f"riskmath {version}"
+html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+
+# The example notebooks live in examples/ (outputs stripped in git); each build copies them here and
+# myst-nb executes them, so the rendered pages always show what the code does now.
+_HERE = Path(__file__).resolve().parent
+_NOTEBOOKS = _HERE / "notebooks"
+_NOTEBOOKS.mkdir(exist_ok=True)
+for _book in sorted((_HERE.parent / "examples").glob("*.ipynb")):
+    shutil.copyfile(_book, _NOTEBOOKS / _book.name)
+nb_execution_mode = "force"
+nb_execution_timeout = 300
+nb_execution_raise_on_error = True
+nb_merge_streams = True
 
 numpydoc_show_class_members = False
 
@@ -32,6 +54,9 @@ nitpick_ignore = [
     ("py:class", "collections.abc.Sequence"),
     ("py:class", "os.PathLike"),
     ("py:class", "fractions.Fraction"),
+    ("py:class", "Fraction"),
+    ("py:class", "TerritoryKey"),
+    ("py:class", "matplotlib.figure.Figure"),
     ("py:class", "numpy.integer"),
     ("py:class", "numpy.ndarray"),
     ("py:class", "pandas.DataFrame"),

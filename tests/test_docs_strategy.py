@@ -1,4 +1,4 @@
-"""docs/strategy.rst against the library: its examples run, and the numbers it states are the code's."""
+"""docs/strategy.rst, getting_started.rst and examples.rst against the library and the examples."""
 
 from __future__ import annotations
 
@@ -37,3 +37,15 @@ def test_stated_defaults():
     assert f"stops after {_routes.SEARCH_LIMIT:,} steps" in PAGE
     assert _routes.ROUTES_TRIED == 6
     assert "up to six paths" in PAGE
+
+
+def test_getting_started_examples():
+    result = run_page_examples("getting_started.rst")
+    assert result.attempted >= 8
+    assert result.failed == 0
+
+
+def test_every_notebook_is_on_the_notebooks_page():
+    page = (DOCS / "examples.rst").read_text(encoding="utf-8")
+    for book in sorted((DOCS.parent / "examples").glob("*.ipynb")):
+        assert f"   notebooks/{book.stem}\n" in page

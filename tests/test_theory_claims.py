@@ -240,7 +240,7 @@ def test_three_defender_dice_ten_v_ten():
 # -- The examples on the pages ------------------------------------------------------
 
 
-@pytest.mark.parametrize("page", ["index.rst", "editions.rst"])
+@pytest.mark.parametrize("page", ["index.rst", "editions.rst", "theory.rst"])
 def test_page_examples(page):
     result = run_page_examples(page)
     assert result.attempted > 0
