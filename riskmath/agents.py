@@ -53,7 +53,22 @@ _SETUP_PLACE, _SETUP_CLAIM, _SETUP_PILE, _SETUP_CAPITAL = (
 
 @runtime_checkable
 class Agent(Protocol):
-    """What :func:`riskmath.simulate` needs from an agent."""
+    """What :func:`riskmath.simulate` needs from an agent.
+
+    Examples
+    --------
+    A protocol: any object with a ``name`` and an ``act`` method is an agent.
+
+    >>> class FirstLegal:
+    ...     name = "first"
+    ...     def act(self, state, rng):
+    ...         return state.legal_actions()[0]
+    >>> isinstance(FirstLegal(), Agent), isinstance(RandomAgent(), Agent), isinstance(object(), Agent)
+    (True, True, False)
+    >>> import riskmath as rm
+    >>> rm.play(rm.Game(2, max_turns=30), [FirstLegal(), AggressiveAgent()], seed=1).winner
+    1
+    """
 
     name: str
 
@@ -74,7 +89,16 @@ class _BuiltIn:
 
 
 class RandomAgent(_BuiltIn):
-    """Uniformly random among the legal actions (blitzes listed with ``stop_at=0``)."""
+    """Uniformly random among the legal actions (blitzes listed with ``stop_at=0``).
+
+    Examples
+    --------
+    >>> import random, riskmath as rm
+    >>> state = rm.Game(2).new_initial_state(seed=0, auto_chance=True)
+    >>> action = RandomAgent().act(state, random.Random(0))
+    >>> action, action in state.legal_actions()
+    (ChoosePile(pile=1), True)
+    """
 
     name = "random"
 
@@ -109,6 +133,13 @@ class AggressiveAgent(_BuiltIn):
     ----------
     ratio : float, default 1.0
         How much stronger the attacking stack must be.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> record = rm.play(rm.Game(2, max_turns=30), [AggressiveAgent(), AggressiveAgent(ratio=2.0)], seed=1)
+    >>> record.winner, record.final.turn
+    (0, 20)
     """
 
     name = "aggressive"
@@ -248,6 +279,15 @@ def make_agent(name: str) -> Any:
     ------
     InvalidArgumentError
         For an unknown name.
+
+    Examples
+    --------
+    >>> make_agent("aggressive"), make_agent("random")
+    (AggressiveAgent(ratio=1.0), RandomAgent())
+    >>> make_agent("greedy")
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.InvalidArgumentError: unknown agent 'greedy'; agents are random, aggressive, odds, search
     """
     if name not in AGENTS:
         raise InvalidArgumentError(f"unknown agent {name!r}; agents are {', '.join(AGENTS)}")

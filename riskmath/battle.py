@@ -80,6 +80,16 @@ class Battle:
     statistic :attr:`expected_attackers_left_if_won` then raises
     :class:`UndefinedStatisticError` instead of dividing 0 by 0 (use
     ``exact=True``).
+
+    Examples
+    --------
+    >>> b = Battle(5, 3)
+    >>> b
+    Battle(5, 3)
+    >>> round(b.win_probability, 4), round(b.expected_attackers_left, 4)
+    (0.7694, 2.8206)
+    >>> round(Battle(5, 3, stop_at=2).win_probability, 4)
+    0.6279
     """
 
     def __init__(
@@ -418,6 +428,18 @@ def battle_statistics(
     UndefinedStatisticError
         If ``expected_attackers_left_if_won`` is asked for where the win
         probability underflows float64.
+
+    Examples
+    --------
+    Row ``i`` is ``i + 1`` attackers, column ``j`` is ``j + 1`` defenders:
+
+    >>> stats = battle_statistics(3, 2, ("win_probability", "expected_rolls"))
+    >>> stats["win_probability"].round(4)
+    array([[0.4167, 0.1061],
+           [0.7542, 0.3627],
+           [0.9164, 0.656 ]])
+    >>> round(float(stats["expected_rolls"][2, 1]), 4)
+    1.8443
     """
     k = check_int("stop_at", stop_at, minimum=0)
     A = check_int("max_attackers", max_attackers, minimum=k + 1)

@@ -20,34 +20,11 @@ from riskmath._validation import check_choice, check_int
 from riskmath.errors import CardError, InvalidArgumentError
 
 __all__ = [
-    "ARTICLE",
-    "BONUS_KINDS",
-    "CARD_SYMBOLS",
-    "EXPERTS_1993",
-    "FIXED_F1",
-    "FIXED_F2",
-    "FIXED_F3",
-    "PROGRESSIVE_1993",
-    "SET_TYPES",
-    "TRADE_DOWN_1993",
-    "TRADE_DOWN_ARTICLE",
-    "BonusKind",
-    "Card",
-    "Deck",
-    "SetValues",
-    "Symbol",
-    "bonus_candidates",
-    "classic_deck",
-    "deck_counts",
-    "find_sets",
-    "full_deck",
-    "has_set",
-    "is_set",
-    "set_types",
-    "territory_bonus",
-    "trade_down_needed",
-    "trades_required",
-]
+    "ARTICLE", "BONUS_KINDS", "CARD_SYMBOLS", "EXPERTS_1993", "FIXED_F1", "FIXED_F2", "FIXED_F3",
+    "PROGRESSIVE_1993", "SET_TYPES", "TRADE_DOWN_1993", "TRADE_DOWN_ARTICLE", "BonusKind", "Card", "Deck",
+    "SetValues", "Symbol", "bonus_candidates", "classic_deck", "deck_counts", "find_sets", "full_deck", "has_set",
+    "is_set", "set_types", "territory_bonus", "trade_down_needed", "trades_required",
+]  # fmt: skip
 
 
 def _int(name: str, value: object, minimum: int = 0) -> int:
@@ -65,7 +42,13 @@ def _choice(name: str, value: object, choices: Iterable[str]) -> str:
 
 
 class Symbol(enum.Enum):
-    """The symbol on a card; a wild card counts as any of the other three."""
+    """The symbol on a card; a wild card counts as any of the other three.
+
+    Examples
+    --------
+    >>> Symbol("wild"), [s.value for s in Symbol][:3]
+    (Symbol.WILD, ['infantry', 'cavalry', 'artillery'])
+    """
 
     INFANTRY = "infantry"
     CAVALRY = "cavalry"
@@ -326,6 +309,11 @@ class SetValues:
     everything unless the table has "three_wilds".  Domination's Italian mode (the source of F2's
     "pair_and_wild" = 12) accepts *only* two of a kind + wild as a set with wilds; here every set of §3.9 is valid
     under every table.
+
+    Examples
+    --------
+    >>> SetValues("progressive", start=(4, 6, 8, 10, 12), then_add=2)    # stored canonically
+    SetValues(kind='progressive', start=(4,), then_add=2, name='custom')
     """
 
     kind: Literal["progressive", "fixed"]

@@ -161,6 +161,14 @@ class Conquest:
     captures : list of numpy.ndarray
         ``captures[k - 1][y]``: probability of taking territory ``k`` with
         ``y`` armies left.
+
+    Examples
+    --------
+    >>> c = Conquest(8, [2, 3])
+    >>> c
+    Conquest(8, [2, 3])
+    >>> round(c.success_probability, 4), round(float(c.captures[-1].sum()), 4)
+    (0.7636, 0.7636)
     """
 
     def __init__(

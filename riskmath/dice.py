@@ -394,6 +394,23 @@ def resolve_rules(rules: object) -> CombatRules:
     ``None`` means the classic rules; a :class:`CombatRules` is used as is;
     any other object must carry one in a ``combat`` attribute (as the full
     rules model does).
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``rules`` is neither.
+
+    Examples
+    --------
+    >>> resolve_rules(None) == CombatRules()
+    True
+    >>> from riskmath.rules import Rules
+    >>> resolve_rules(Rules()).defender_max_dice
+    2
+    >>> resolve_rules("classic")
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.InvalidArgumentError: rules must be a CombatRules (or carry one as .combat), got 'classic'
     """
     if rules is None:
         return CombatRules()

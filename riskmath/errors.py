@@ -4,6 +4,15 @@ Every error riskmath raises on purpose derives from :class:`RiskmathError`, so
 ``except riskmath.RiskmathError`` catches them all.  Errors caused by a bad
 argument value also derive from :class:`ValueError`, so code that already
 catches ``ValueError`` keeps working.  Each message names the offending value.
+
+Examples
+--------
+>>> import riskmath as rm
+>>> try:
+...     rm.battle(2.5, 3)
+... except rm.RiskmathError as error:
+...     print(type(error).__name__, isinstance(error, ValueError), error)
+InvalidArgumentError True attackers must be an integer, got 2.5
 """
 
 from __future__ import annotations
@@ -21,40 +30,111 @@ __all__ = [
 
 
 class RiskmathError(Exception):
-    """Base class of every exception raised by riskmath."""
+    """Base class of every exception raised by riskmath.
+
+    Examples
+    --------
+    >>> issubclass(InvalidArgumentError, RiskmathError), issubclass(IllegalActionError, RiskmathError)
+    (True, True)
+    """
 
 
 class InvalidArgumentError(RiskmathError, ValueError):
     """An argument has a bad value: a negative or non-integer army count,
-    zero dice, an unknown option name, and so on."""
+    zero dice, an unknown option name, and so on.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> rm.battle(-1, 3)
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.InvalidArgumentError: attackers must be >= 0, got -1
+    """
 
 
 class BoardError(RiskmathError, ValueError):
     """A board (map) is inconsistent, e.g. a border names an unknown territory
-    or the map is not connected, or a territory or continent name is unknown."""
+    or the map is not connected, or a territory or continent name is unknown.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> rm.Board.from_dict({"name": "tiny", "continents": [{"name": "A", "bonus": 1, "territories": ["a", "b"]}],
+    ...                     "borders": [["a", "c"]]})
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.BoardError: border 0 ['a', 'c'] names unknown territory 'c'
+    """
 
 
 class CardError(RiskmathError, ValueError):
     """A card, a deck, a set or a set-value schedule is invalid, e.g. three
-    cards that are not a set, an unknown schedule name or symbol mapping."""
+    cards that are not a set, an unknown schedule name or symbol mapping.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> rm.SetValues.preset("doubling")
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.CardError: set-value schedule must be one of 'progressive_1993', ...; got 'doubling'
+    """
 
 
 class RulesError(RiskmathError, ValueError):
-    """A rules object is inconsistent, e.g. zero dice or one-sided dice."""
+    """A rules object is inconsistent, e.g. zero dice or one-sided dice.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> rm.CombatRules(attacker_sides=1)
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.RulesError: CombatRules.attacker_sides must be an integer in 2..1000, got 1
+    """
 
 
 class UndefinedStatisticError(RiskmathError, ValueError):
     """A conditional statistic was asked for on an event of probability zero,
-    e.g. the expected survivors *given a win* of a battle that cannot be won."""
+    e.g. the expected survivors *given a win* of a battle that cannot be won.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> rm.battle(0, 1).expected_attackers_left_if_won
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.UndefinedStatisticError: expected_attackers_left_if_won is undefined for Battle(0, 1): ...
+    """
 
 
 class IllegalActionError(RiskmathError, ValueError):
     """An action is malformed or not allowed in the current state.
 
     The message names the action, the phase, the player and the reason; the
-    state it was applied to is unchanged."""
+    state it was applied to is unchanged.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> state = rm.Game(3).new_initial_state(seed=0, auto_chance=True)
+    >>> state.apply(rm.Attack("Alaska", "Kamchatka"))
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.IllegalActionError: Attack(...) is illegal in SETUP_CLAIM for player 2: expected PlaceArmies ...
+    """
 
 
 class StateError(RiskmathError, ValueError):
     """A saved game state is corrupt or inconsistent (e.g. a territory with
-    no owner, or cards that are neither in the deck nor in any hand)."""
+    no owner, or cards that are neither in the deck nor in any hand).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> rm.GameState.from_json("{}")
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.StateError: not a riskmath state (format 'riskmath-state/1' expected)
+    """

@@ -104,6 +104,25 @@ def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
     -----
     Assumes one attack by one stack, fought to the end with maximum dice; it
     ignores attacks from several sides, cards and fortification.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.oddsagent import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> columns = ["owner", "armies", "attacker", "attackers", "fall_probability"]
+    >>> threats(state).loc[["China", "Ontario"], columns].round(4)
+               owner  armies             attacker  attackers  fall_probability
+    territory
+    China          0       1                 Siam          3            0.9164
+    Ontario        2       1  Northwest Territory          1            0.4167
+    >>> threats(state, reinforcements=True).loc[["China", "Ontario"], "attackers"].tolist()
+    [10, 9]
     """
     import pandas as pd
 
@@ -139,6 +158,23 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
         ``next_set_value`` (the next set traded in the game, by anyone; for a
         fixed table, the value of the best set in the hand, 0 without a set),
         and ``total`` = territory armies + continent bonus (cards excluded).
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.oddsagent import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> reinforcement_outlook(state)[["territories", "continents", "cards", "total"]]
+            territories        continents  cards  total
+    player
+    0                10                ()      3      3
+    1                18  (South America,)      3      8
+    2                14      (Australia,)      3      6
     """
     import pandas as pd
 
@@ -198,6 +234,16 @@ class ContinentPlan:
         Armies able to attack on each route (the placed armies included).
     placed : list of int
         Of the armies at hand, how many go to each route's source.
+
+    Examples
+    --------
+    Usually built by :func:`plan_continent`; one route from territory 0 through territory 1:
+
+    >>> plan = ContinentPlan(0.5, [(0, 1)], attackers=[3], placed=[1])
+    >>> plan
+    ContinentPlan(probability=0.5, routes=[(0, 1)])
+    >>> plan.attackers, plan.placed
+    ([3], [1])
     """
 
     __slots__ = ("attackers", "placed", "probability", "routes")
@@ -223,6 +269,24 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     connected enemy territories), the one with the best exact odds
     (:func:`riskmath.conquest`) is kept.  Routes stay inside the continent; a part of it that no
     territory of the player borders makes the probability 0.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.oddsagent import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> plan = plan_continent(state, 1, "Africa", armies=8)
+    >>> plan
+    ContinentPlan(probability=0.9838, routes=[(22, 23, 24, 25)])
+    >>> [state.game.board.territories[t] for t in plan.routes[0]], plan.attackers, plan.placed
+    (['East Africa', 'Congo', 'South Africa', 'Madagascar'], [9], [8])
+    >>> plan_continent(state, 1, "Africa").probability    # without the 8 armies
+    0.0
     """
     game = state.game
     members = game.board.continents[continent].ids
@@ -288,6 +352,19 @@ def hold_probability(state: GameState, player: int, continent: str) -> float:
     rival's territory and continent armies, and the attacks are treated as
     independent: the product of ``1 - fall_probability``.  0 if ``player``
     does not hold the continent.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.oddsagent import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> hold_probability(state, 1, "South America"), hold_probability(state, 0, "South America")
+    (1.0, 0.0)
     """
     members = state.game.board.continents[continent].ids
     if any(state.owner(t) != player for t in members):
@@ -330,6 +407,27 @@ def continent_outlook(state: GameState, player: int, *, armies: int | None = Non
     Assumes maximum dice, stacks that fight each battle to the end, routes
     that stay inside the continent, and independence between stacks (see
     :func:`plan_continent`).
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.oddsagent import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> outlook = continent_outlook(state, 1)
+    >>> outlook[["held", "enemy_territories", "attackers", "probability"]].round(3)
+                   held  enemy_territories  attackers  probability
+    continent
+    North America  False                  4          9        0.709
+    South America   True                  0          0        1.000
+    Europe         False                  4         10        0.420
+    Africa         False                  3          9        0.984
+    Asia           False                  9         10        0.000
+    Australia      False                  4          0        0.000
     """
     import pandas as pd
 
@@ -450,6 +548,26 @@ def position_value(state: GameState, *, weights: Mapping[str, float] | None = No
     -------
     pandas.DataFrame
         Indexed by ``player``: the four terms and ``value``.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.oddsagent import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> position_value(state).round(3)
+            territories  armies  income  exposure  value
+    player
+    0             0.238   0.232   0.223     0.236  0.170
+    1             0.429   0.406   0.430     0.305  0.345
+    2             0.333   0.362   0.347     0.204  0.299
+    >>> only_land = {"territories": 1, "armies": 0, "income": 0, "exposure": 0}
+    >>> position_value(state, weights=only_land)["value"].round(3).tolist()
+    [0.238, 0.429, 0.333]
     """
     import pandas as pd
 

@@ -153,5 +153,14 @@ def _sparse(entries: list[tuple[int, int, float]], shape: tuple[int, int]) -> sp
 
 
 def battle_chain(attackers: int, defenders: int, *, stop_at: int = 0, rules: object = None) -> BattleChain:
-    """The sparse matrix view (:class:`BattleChain`) of battles up to ``attackers`` v ``defenders``."""
+    """The sparse matrix view (:class:`BattleChain`) of battles up to ``attackers`` v ``defenders``.
+
+    Examples
+    --------
+    >>> chain = battle_chain(3, 2)
+    >>> chain
+    BattleChain(3, 2, stop_at=0): 6 transient, 5 absorbing states
+    >>> round(float(chain.expected_rolls()[(3, 2)]), 4)
+    1.8443
+    """
     return BattleChain(attackers, defenders, stop_at=stop_at, rules=rules)

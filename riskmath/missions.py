@@ -48,7 +48,15 @@ def missions_for(deck: str, players: int) -> tuple[str, ...]:
 
 
 def mission_text(mission: str) -> str:
-    """The card's wording, e.g. ``"Conquer the continents of ASIA and AFRICA."``."""
+    """The card's wording, e.g. ``"Conquer the continents of ASIA and AFRICA."``.
+
+    Examples
+    --------
+    >>> mission_text("asia+africa")
+    'Conquer the continents of ASIA and AFRICA.'
+    >>> mission_text("destroy_2")
+    'Destroy all armies of player 2.'
+    """
     if mission in CONTINENT_MISSIONS:
         names, third = CONTINENT_MISSIONS[mission]
         text = " and ".join(n.upper() for n in names)
@@ -66,7 +74,23 @@ def _holds(state: GameState, player: int, continent: str) -> bool:
 
 
 def mission_complete(state: GameState, player: int) -> bool:
-    """Whether ``player``'s mission is complete in ``state``."""
+    """Whether ``player``'s mission is complete in ``state``.
+
+    Always false in a game without missions.
+
+    Examples
+    --------
+    >>> import random, riskmath as rm
+    >>> from riskmath.oddsagent import OddsAgent
+    >>> state = rm.Game(3, rm.Rules.preset("us_1993_secret_mission")).new_initial_state(seed=1, auto_chance=True)
+    >>> [state.mission(p) for p in range(3)], mission_complete(state, 0)
+    (['destroy_0', 'destroy_2', 'north_america+australia'], False)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while not state.is_terminal():
+    ...     state = state.apply(agent.act(state, rng))
+    >>> state.winner, [mission_complete(state, p) for p in range(3)]    # destroy_0 is your own: occupy 24
+    (0, [True, False, False])
+    """
     mission = state.mission(player)
     if mission is None:
         return False

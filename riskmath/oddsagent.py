@@ -74,6 +74,14 @@ class OddsAgent:
         Least win probability of an attack while nothing has been captured this turn.
     hold_threshold : float, default 0.5
         Below this chance of keeping a held continent, armies go to defend it.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> from riskmath.agents import AggressiveAgent
+    >>> record = rm.play(rm.Game(2, max_turns=30), [OddsAgent(), AggressiveAgent()], seed=1)
+    >>> record.winner, record.final.turn, record.final.returns()
+    (0, 16, [1.0, 0.0])
     """
 
     name = "odds"

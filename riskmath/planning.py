@@ -121,6 +121,16 @@ class CombinedAttack:
         Armies able to attack of each stack, in the order they attack.
     defenders : int
         Defending armies at the start.
+
+    Examples
+    --------
+    A stack of 4 attacks 5 defenders; a stack of 3 attacks whatever is left:
+
+    >>> attack = CombinedAttack([4, 3], 5)
+    >>> round(attack.capture_probability, 4)
+    0.658
+    >>> attack.captured_by().round(4).tolist()
+    [0.3586, 0.2994]
     """
 
     def __init__(

@@ -205,6 +205,14 @@ class PlanResult:
         The root of the plan.
     labels : list of str
         The targets' labels, depth first.
+
+    Examples
+    --------
+    >>> result = PlanResult(6, Target(2, "Peru", then=[Target(1, "Argentina")]))
+    >>> result
+    PlanResult(6, 2 targets)
+    >>> result.labels, round(result.success_probability, 4)
+    (['Peru', 'Argentina'], 0.8396)
     """
 
     def __init__(self, attackers: int, plan: Target, *, exact: bool = False, rules: object = None) -> None:

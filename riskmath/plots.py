@@ -207,6 +207,16 @@ def success_curves(
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import riskmath as rm
+    >>> curves = pd.DataFrame({"3 then 2": rm.success_curve([3, 2], 12), "5": rm.success_curve([5], 12)})
+    >>> ax = success_curves(curves, title="Two paths")
+    >>> [t.get_text() for t in ax.get_legend().get_texts()], ax.get_ylabel()
+    (['3 then 2', '5'], 'P(success)')
+    >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     ax = _axes(ax, (7, 4.5))
     for name in curves.columns:

@@ -169,6 +169,14 @@ class Policy:
     max_dice_value : float or Fraction
         The value of the plain battle: both sides always throw their maximum
         dice and the attacker never stops.
+
+    Examples
+    --------
+    >>> policy = Policy(5, 3)
+    >>> policy
+    Policy(5, 3, objective='win', two_sided=False)
+    >>> round(policy.value, 4), round(policy.max_dice_value, 4), policy.action(5, 3)
+    (0.7694, 0.7694, {3: 1})
     """
 
     def __init__(

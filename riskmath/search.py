@@ -46,6 +46,16 @@ class SearchAgent:
         round (the number of players), so that every rival replies.
     rollout_agent : Agent, optional
         Plays every seat in the rollouts; an :class:`~riskmath.oddsagent.OddsAgent` by default.
+
+    Examples
+    --------
+    A short two-player game with a small budget:
+
+    >>> import riskmath as rm
+    >>> from riskmath.oddsagent import OddsAgent
+    >>> record = rm.play(rm.Game(2, max_turns=30), [SearchAgent(budget=4), OddsAgent()], seed=1)
+    >>> record.winner, record.final.turn
+    (1, 21)
     """
 
     name = "search"

@@ -58,6 +58,23 @@ class GameRecord:
     snapshots : list of dict
         At the start of every player-turn: ``turn``, ``player`` and, per
         owner, territories, armies and cards.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> from riskmath.agents import AggressiveAgent, RandomAgent
+    >>> game = rm.Game(2, max_turns=30)
+    >>> record = play(game, [RandomAgent(), AggressiveAgent()], seed=1)
+    >>> record.final, record.winner, record.actions[:2]
+    (<GameState turn 25, GAME_OVER, won by player 1>, 1, [ChoosePile(pile=0), ChoosePile(pile=1)])
+    >>> record.history()[["player", "territories_0", "territories_1"]].head(3)
+          player  territories_0  territories_1
+    turn
+    1          1             14             14
+    2          0             11             19
+    3          1             12             18
+    >>> game.replay(record.actions, record.seed, auto_chance=True) == record.final
+    True
     """
 
     seed: int
@@ -77,7 +94,17 @@ class GameRecord:
 
 
 def game_seeds(seed: int, n_games: int) -> list[int]:
-    """The per-game seeds of ``simulate``: 63-bit integers from ``SeedSequence(seed)``."""
+    """The per-game seeds of ``simulate``: 63-bit integers from ``SeedSequence(seed)``.
+
+    Examples
+    --------
+    The first seeds do not depend on how many games are asked for:
+
+    >>> game_seeds(0, 3)
+    [7896617691693857887, 6195319269190327588, 1180918054825871008]
+    >>> game_seeds(0, 2) == game_seeds(0, 3)[:2]
+    True
+    """
     state = np.random.SeedSequence(seed).generate_state(n_games, dtype=np.uint64)
     return [int(s) >> 1 for s in state]
 
@@ -126,6 +153,16 @@ def play(game: Game, agents: Sequence[Agent], seed: int, *, record_history: bool
         For the wrong number of agents, or a negative seed.
     IllegalActionError
         If an untrusted agent returns an illegal action (naming the agent).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> from riskmath.agents import AggressiveAgent, RandomAgent
+    >>> record = play(rm.Game(2, max_turns=30), [RandomAgent(), AggressiveAgent()], seed=1)
+    >>> record.winner, record.final.turn, len(record.actions)
+    (1, 25, 343)
+    >>> play(rm.Game(2, max_turns=30), [RandomAgent(), AggressiveAgent()], seed=1, record_history=False).snapshots
+    []
     """
     _check_agents(game, agents)
     check_int("seed", seed, minimum=0)

@@ -61,7 +61,13 @@ TERMINAL = -4
 
 
 class Phase(enum.Enum):
-    """Where a game is; see the module docstring."""
+    """Where a game is; see the module docstring.
+
+    Examples
+    --------
+    >>> Phase("attack"), Phase.ATTACK.value
+    (<Phase.ATTACK: 'attack'>, 'attack')
+    """
 
     SETUP_ORDER = "setup_order"
     SETUP_DEAL = "setup_deal"
@@ -94,7 +100,17 @@ _FIELDS = (
 
 
 class GameState:
-    """One position of a game; see the module docstring.  Build with :meth:`Game.new_initial_state`."""
+    """One position of a game; see the module docstring.  Build with :meth:`Game.new_initial_state`.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> state = rm.Game(3).new_initial_state(seed=0)
+    >>> state, state.is_chance_node(), state.chance_outcomes()[0]
+    (<GameState turn 0, SETUP_ORDER, chance to move>, True, (FirstPlayer(player=0), Fraction(1, 3)))
+    >>> state.apply(rm.FirstPlayer(0))    # a new state; ``state`` is unchanged
+    <GameState turn 0, SETUP_CLAIM, player 0 to move>
+    """
 
     __slots__ = ("_auto", "game", *(f"_{name}" for name in _FIELDS))
 

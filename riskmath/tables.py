@@ -94,6 +94,15 @@ def format_table(table: pd.DataFrame, fmt: str = "text", *, precision: int = 4) 
     ------
     InvalidArgumentError
         If ``fmt`` is not one of ``riskmath.tables.FORMATS``.
+
+    Examples
+    --------
+    >>> print(format_table(odds_table(2, 2), "csv", precision=2))
+    attackers,1,2
+    1,0.42,0.11
+    2,0.75,0.36
+    >>> print(format_table(odds_table(2, 2, exact=True), "csv").splitlines()[1])
+    1,5/12,275/2592
     """
     check_choice("format", fmt, FORMATS)
     check_int("precision", precision, minimum=0, maximum=17)
