@@ -42,6 +42,13 @@ class LegalActions(Sequence[Any]):
     blitzes with ``stop_at > 0`` (any ``stop_at`` below the attacking armies
     is legal and passes the ``in`` test; the listing keeps ``stop_at=0`` so
     that it does not grow with the stack).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> actions = rm.Game(4).new_initial_state(seed=1, auto_chance=True).legal_actions()
+    >>> len(actions), actions[0], rm.PlaceArmies("Alaska") in actions
+    (42, PlaceArmies(territory='Alaska', armies=1), True)
     """
 
     __slots__ = ("_ends", "_runs", "_state")

@@ -309,7 +309,16 @@ def _simulate(args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 on bad input)."""
+    """Run the command line; returns the exit status (0, or 2 on bad input).
+
+    Examples
+    --------
+    >>> main(["odds", "3", "2"])  # doctest: +ELLIPSIS
+    3 attackers (armies able to attack) v 2 defenders
+      win_probability                  0.655954
+    ...
+    0
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -167,6 +167,13 @@ def state_html(state: GameState) -> str:
 
     The SVG document's XML declaration and doctype are left out: only its
     ``<svg>`` element goes into the HTML.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> html = state_html(rm.Game(4).new_initial_state(seed=1, auto_chance=True))
+    >>> html[:85]
+    '<div class="riskmath-state"><p><b>turn 0 · SETUP_CLAIM · player 2 to move</b></p><svg'
     """
     from riskmath._board_plot import board_svg
 
