@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -35,6 +36,7 @@ _NOTEBOOKS = _HERE / "notebooks"
 _NOTEBOOKS.mkdir(exist_ok=True)
 for _book in sorted((_HERE.parent / "examples").glob("*.ipynb")):
     shutil.copyfile(_book, _NOTEBOOKS / _book.name)
+os.environ.pop("MPLBACKEND", None)  # kernels draw inline as in Jupyter (make docs sets Agg for the plot directive)
 nb_execution_mode = "force"
 nb_execution_timeout = 300
 nb_execution_raise_on_error = True
