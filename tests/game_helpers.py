@@ -228,3 +228,16 @@ def card_total(state: rm.GameState) -> Counter[str]:
     for hand in data["hands"]:
         total += Counter(hand)
     return total
+
+
+class Checked:
+    """An agent ``play`` does not trust: it is shown copies and every action it returns is checked."""
+
+    trusted = False
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name = agent.name
+
+    def act(self, state: rm.GameState, rng: random.Random) -> Any:
+        return self.agent.act(state, rng)

@@ -13,6 +13,7 @@ import random
 from collections import Counter
 
 import pytest
+from game_helpers import Checked
 
 import riskmath as rm
 from riskmath._fast import TABLE_ATTACKERS, action_of, fast_decider
@@ -139,19 +140,6 @@ def test_every_decision_is_met():
         ("FORTIFY", "fortify"), ("FORTIFY", "end"), ("TRADE_DOWN", "trade"),
     }  # fmt: skip
     assert expected <= set(seen), expected - set(seen)
-
-
-class Checked:
-    """An agent ``play`` does not trust: it is shown copies and every action it returns is checked."""
-
-    trusted = False
-
-    def __init__(self, agent):
-        self.agent = agent
-        self.name = agent.name
-
-    def act(self, state, rng):
-        return self.agent.act(state, rng)
 
 
 @pytest.mark.parametrize(

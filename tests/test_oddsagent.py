@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_helpers import build
+from game_helpers import Checked, build
 
 import riskmath as rm
 import riskmath.oddsagent as oddsagent
@@ -96,16 +96,6 @@ def test_repr_and_parameters():
     assert repr(agent).startswith("OddsAgent(take_threshold=0.35")
     assert "attack_threshold=0.8" in repr(agent)
     assert agent.name == "odds"
-
-
-class Checked:
-    """An untrusted wrapper: play() shows it a copy of the state and checks every action it returns."""
-
-    def __init__(self, agent):
-        self.agent, self.name = agent, agent.name
-
-    def act(self, state, rng):
-        return self.agent.act(state, rng)
 
 
 def test_the_wrapper_is_checked_and_the_agent_trusted():

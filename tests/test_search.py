@@ -5,20 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from game_helpers import Checked
 
 import riskmath as rm
 from riskmath.agents import RandomAgent
 from riskmath.errors import InvalidArgumentError
 from riskmath.oddsagent import OddsAgent
 from riskmath.search import SearchAgent
-
-
-class Checked:
-    def __init__(self, agent):
-        self.agent, self.name = agent, agent.name
-
-    def act(self, state, rng):
-        return self.agent.act(state, rng)
 
 
 def attack_position(seed=2):
