@@ -72,10 +72,14 @@ def _strongest_attackers(state: GameState, reinforcements: bool) -> list[tuple[i
     return result
 
 
-def _fall_probabilities(state: GameState, reinforcements: bool) -> list[float]:
+def _fall_probabilities(
+    state: GameState, reinforcements: bool, strongest: list[tuple[int, int] | None] | None = None
+) -> list[float]:
+    """Per territory, the chance it falls to its strongest rival neighbour (``strongest`` if already found)."""
     combat = state.game.rules.combat
     armies = _lists(state)[1]
-    strongest = _strongest_attackers(state, reinforcements)
+    if strongest is None:
+        strongest = _strongest_attackers(state, reinforcements)
     return [0.0 if best is None else win_probability(best[0], armies[t], combat) for t, best in enumerate(strongest)]
 
 
@@ -128,7 +132,7 @@ def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
 
     names = state.game.board.territories
     strongest = _strongest_attackers(state, reinforcements)
-    falls = _fall_probabilities(state, reinforcements)
+    falls = _fall_probabilities(state, reinforcements, strongest)
     records = []
     for t, name in enumerate(names):
         best = strongest[t]
@@ -369,7 +373,11 @@ def hold_probability(state: GameState, player: int, continent: str) -> float:
     members = state.game.board.continents[continent].ids
     if any(state.owner(t) != player for t in members):
         return 0.0
-    falls = _fall_probabilities(state, True)
+    return _kept(members, _fall_probabilities(state, True))
+
+
+def _kept(members: Sequence[int], falls: Sequence[float]) -> float:
+    """:func:`hold_probability` of a held continent from the territories' fall probabilities."""
     return float(np.prod([1.0 - falls[t] for t in members]))
 
 
@@ -436,6 +444,7 @@ def continent_outlook(state: GameState, player: int, *, armies: int | None = Non
     if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
         raise InvalidArgumentError(f"armies must be a non-negative integer, got {armies!r}")
     names = state.game.board.territories
+    falls = _fall_probabilities(state, True)  # for the held continents, computed once
     rows = []
     for name, continent in state.game.board.continents.items():
         held = all(state.owner(t) == player for t in continent.ids)
@@ -448,7 +457,7 @@ def continent_outlook(state: GameState, player: int, *, armies: int | None = Non
                 "enemy_territories": sum(state.owner(t) != player for t in continent.ids),
                 "route": "; ".join(" > ".join(names[t] for t in route) for route in plan.routes),
                 "attackers": sum(plan.attackers),
-                "probability": hold_probability(state, player, name) if held else plan.probability,
+                "probability": _kept(continent.ids, falls) if held else plan.probability,
             }
         )
     return pd.DataFrame(rows).set_index("continent")

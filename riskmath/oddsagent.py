@@ -48,9 +48,9 @@ from riskmath.actions import (
 )
 from riskmath.evaluate import (
     _fall_probabilities,
+    _kept,
     _lists,
     chain_success,
-    hold_probability,
     plan_continent,
     win_probability,
 )
@@ -158,12 +158,10 @@ class OddsAgent:
         pool = state.pool
         todo: list[tuple[int, int]] = []
         falls = _fall_probabilities(state, True)
-        for name, continent in board.continents.items():
+        for continent in board.continents.values():
             if pool < 2 or all(state.owner(t) != me for t in continent.ids):
                 continue
-            if all(state.owner(t) == me for t in continent.ids) and (
-                hold_probability(state, me, name) < self.hold_threshold
-            ):
+            if all(state.owner(t) == me for t in continent.ids) and (_kept(continent.ids, falls) < self.hold_threshold):
                 weakest = max(continent.ids, key=lambda t: (falls[t], -t))
                 share = pool // 2
                 todo.append((weakest, share))
