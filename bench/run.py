@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import baselines
 
 import riskmath as rm
-from riskmath.dice import count_pair_wins
+from riskmath.odds.dice import count_pair_wins
 
 
 def best(func: Callable[[], object], repeat: int, *, warm_up: bool = True) -> float:

@@ -27,8 +27,8 @@ import pandas as pd
 
 import riskmath as rm
 from riskmath.agents import AggressiveAgent, RandomAgent
-from riskmath.oddsagent import OddsAgent
-from riskmath.search import SearchAgent
+from riskmath.agents.odds import OddsAgent
+from riskmath.agents.search import SearchAgent
 from riskmath.tournament import tournament
 
 MAX_TURNS = 500

@@ -14,29 +14,8 @@ Fraction(1445, 3888)
 
 from fractions import Fraction
 
-import riskmath.display  # noqa: F401 (registers the notebook HTML renderers)
+import riskmath.plots.notebook  # noqa: F401 (registers the notebook HTML renderers)
 from riskmath._version import __version__
-from riskmath.actions import (
-    Attack,
-    BattleOutcome,
-    Blitz,
-    ChooseCapital,
-    ChoosePile,
-    Defend,
-    DrawCard,
-    EndPhase,
-    FirstPlayer,
-    Fortify,
-    Occupy,
-    PlaceArmies,
-    RollOutcome,
-    TradeCards,
-)
-from riskmath.battle import STATISTICS, Battle, battle, battle_statistics
-from riskmath.board import Board
-from riskmath.cards import Card, SetValues, Symbol
-from riskmath.conquest import Conquest, conquest
-from riskmath.dice import CombatRules, RollOdds, roll_odds
 from riskmath.errors import (
     BoardError,
     CardError,
@@ -47,15 +26,58 @@ from riskmath.errors import (
     StateError,
     UndefinedStatisticError,
 )
-from riskmath.game import Game
-from riskmath.matrix import BattleChain, battle_chain
-from riskmath.planning import CombinedAttack, armies_needed, combined_attack, defence_allocations, success_curve
-from riskmath.plans import PlanResult, Target, plan_conquest
-from riskmath.policy import OBJECTIVES, Policy, optimal_policy, solve_matrix_game
-from riskmath.rules import Rules
-from riskmath.simulate import GameRecord, play, simulate
-from riskmath.state import GameState, Phase
-from riskmath.tables import format_table, odds_table
+from riskmath.game import (
+    Attack,
+    BattleOutcome,
+    Blitz,
+    Board,
+    Card,
+    ChooseCapital,
+    ChoosePile,
+    Defend,
+    DrawCard,
+    EndPhase,
+    FirstPlayer,
+    Fortify,
+    Game,
+    GameState,
+    Occupy,
+    Phase,
+    PlaceArmies,
+    RollOutcome,
+    Rules,
+    SetValues,
+    Symbol,
+    TradeCards,
+)
+from riskmath.odds import (
+    OBJECTIVES,
+    STATISTICS,
+    Battle,
+    BattleChain,
+    CombatRules,
+    CombinedAttack,
+    Conquest,
+    PlanResult,
+    Policy,
+    RollOdds,
+    Target,
+    armies_needed,
+    battle,
+    battle_chain,
+    battle_statistics,
+    combined_attack,
+    conquest,
+    defence_allocations,
+    format_table,
+    odds_table,
+    optimal_policy,
+    plan_conquest,
+    roll_odds,
+    solve_matrix_game,
+    success_curve,
+)
+from riskmath.sim import GameRecord, play, simulate
 
 __all__ = [
     "OBJECTIVES",

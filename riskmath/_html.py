@@ -1,9 +1,9 @@
 """A registry of HTML renderers for rich display in notebooks.
 
 This bottom module imports nothing from riskmath, so that the low layers
-(:mod:`riskmath.battle`, :mod:`riskmath.conquest`, :mod:`riskmath.state`) can
+(:mod:`riskmath.battle`, :mod:`riskmath.conquest`, :mod:`riskmath.game.state`) can
 hand their ``_repr_html_`` to it without depending on the higher ones; the
-renderers themselves live in :mod:`riskmath.display`, which registers them
+renderers themselves live in :mod:`riskmath.plots.notebook`, which registers them
 here when ``riskmath`` is imported.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 __all__ = ["RENDERERS", "render"]
 
-#: HTML renderers by class name (e.g. ``"Battle"``), filled by :mod:`riskmath.display`.
+#: HTML renderers by class name (e.g. ``"Battle"``), filled by :mod:`riskmath.plots.notebook`.
 RENDERERS: dict[str, Callable[[Any], str]] = {}
 
 

@@ -26,13 +26,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from riskmath import __version__
-from riskmath.battle import STATISTICS, battle
-from riskmath.conquest import conquest
-from riskmath.dice import CombatRules, roll_odds
 from riskmath.errors import RiskmathError
-from riskmath.planning import armies_needed
-from riskmath.policy import optimal_policy
-from riskmath.tables import FORMATS, format_table, odds_table
+from riskmath.odds.battles import STATISTICS, battle
+from riskmath.odds.conquests import conquest
+from riskmath.odds.dice import CombatRules, roll_odds
+from riskmath.odds.planning import armies_needed
+from riskmath.odds.policy import optimal_policy
+from riskmath.odds.tables import FORMATS, format_table, odds_table
 
 __all__ = ["main"]
 
@@ -283,9 +283,9 @@ def _policy(args: argparse.Namespace) -> str:
 
 def _simulate(args: argparse.Namespace) -> str:
     from riskmath.agents import make_agent
-    from riskmath.game import Game
-    from riskmath.rules import Rules
-    from riskmath.simulate import simulate
+    from riskmath.game.game import Game
+    from riskmath.game.rules import Rules
+    from riskmath.sim.simulation import simulate
 
     names = [name.strip() for name in args.agents.split(",")]
     agents = [make_agent(name) for name in names]

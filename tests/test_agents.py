@@ -16,10 +16,10 @@ import pytest
 from game_helpers import Checked
 
 import riskmath as rm
-from riskmath._fast import TABLE_ATTACKERS, action_of, fast_decider
-from riskmath._transitions import apply_action
 from riskmath.agents import AGENTS, AggressiveAgent, RandomAgent, make_agent
-from riskmath.simulate import _agent_rngs, play
+from riskmath.game.chance import TABLE_ATTACKERS, action_of, fast_decider
+from riskmath.game.transitions import apply_action
+from riskmath.sim.simulation import _agent_rngs, play
 
 PRESET_CASES = [
     (preset, players)

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from riskmath.board import BOARDS, Board, Continent
 from riskmath.errors import BoardError, RiskmathError
+from riskmath.game.board import BOARDS, Board, Continent
 
 # rules-facts.md §2.5, territory,continent (42 rows): the id order.
 TERRITORIES = """
@@ -293,7 +293,7 @@ class TestLoading:
 
     @pytest.mark.parametrize("name", BOARDS)
     def test_data_files_are_exactly_to_dict(self, name):
-        text = resources.files("riskmath").joinpath("data", f"{name}.json").read_text(encoding="utf-8")
+        text = resources.files("riskmath.game").joinpath("data", f"{name}.json").read_text(encoding="utf-8")
         assert json.loads(text) == Board.load(name).to_dict()
 
     @pytest.mark.parametrize("name", BOARDS)
@@ -813,11 +813,11 @@ def test_duplicating_a_border_is_rejected(case, data):
 
 
 def test_module_has_no_heavy_imports():
-    source = Path(resources.files("riskmath").joinpath("board.py")).read_text(encoding="utf-8")
+    source = Path(resources.files("riskmath.game").joinpath("board.py")).read_text(encoding="utf-8")
     imports = set(re.findall(r"^(?:from|import) (\S+)", source, re.MULTILINE))
     assert {name for name in imports if name.startswith("riskmath")} <= {
         "riskmath.errors",
         "riskmath._validation",
-        "riskmath._board_data",
+        "riskmath.game._board_data",
     }
     assert not {"pandas", "scipy", "matplotlib", "networkx"} & {name.split(".")[0] for name in imports}

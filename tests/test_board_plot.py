@@ -1,4 +1,4 @@
-"""The board picture: board positions in the data, and what riskmath._board_plot draws."""
+"""The board picture: board positions in the data, and what riskmath.plots.boardmap draws."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 from matplotlib.colors import to_hex
 
 import riskmath as rm
-from riskmath._board_plot import OWNER_COLORS, board, board_svg, layout
 from riskmath.agents import AggressiveAgent
-from riskmath.board import BOARDS, Board
 from riskmath.errors import BoardError, InvalidArgumentError
+from riskmath.game.board import BOARDS, Board
+from riskmath.plots.boardmap import OWNER_COLORS, board, board_svg, layout
 
 TOY = {
     "name": "toy",

@@ -16,7 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from riskmath import RiskmathError
-from riskmath.cards import (
+from riskmath.errors import CardError
+from riskmath.game.cards import (
     ARTICLE,
     BONUS_KINDS,
     CARD_SYMBOLS,
@@ -43,7 +44,6 @@ from riskmath.cards import (
     trade_down_needed,
     trades_required,
 )
-from riskmath.errors import CardError
 
 INF, CAV, ART, WLD = Symbol.INFANTRY, Symbol.CAVALRY, Symbol.ARTILLERY, Symbol.WILD
 

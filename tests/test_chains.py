@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from strategies import combat_rules
 
 from riskmath import CombatRules
-from riskmath._chains import _forward_diagonals, forward_columns, forward_exact, forward_exact_from, kernel
+from riskmath.odds._sweeps import _forward_diagonals, forward_columns, forward_exact, forward_exact_from, kernel
 
 
 def assert_forward_equal(result, exact):

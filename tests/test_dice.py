@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import riskmath as rm
-from riskmath.dice import count_pair_wins
+from riskmath.odds.dice import count_pair_wins
 
 
 def enumerate_counts(na: int, nd: int, sa: int, sd: int, attacker_wins_ties: bool) -> tuple[int, ...]:

@@ -9,8 +9,8 @@ import pytest
 import riskmath as rm
 from riskmath import _html
 from riskmath.agents import AggressiveAgent, RandomAgent
-from riskmath.dice import CombatRules
-from riskmath.display import CHART_LIMIT, battle_html, conquest_html, outcome_chart, state_header
+from riskmath.odds.dice import CombatRules
+from riskmath.plots.notebook import CHART_LIMIT, battle_html, conquest_html, outcome_chart, state_header
 
 
 def _cells(html: str) -> list[str]:

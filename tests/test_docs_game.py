@@ -14,8 +14,8 @@ import pytest
 from docs_pages import DOCS, cli_page_shows, run_page_examples
 
 import riskmath as rm
-from riskmath import actions
-from riskmath.rules import CHOICES
+from riskmath.game import actions
+from riskmath.game.rules import CHOICES
 
 RULES_PAGE = (DOCS / "rules.rst").read_text(encoding="utf-8")
 
@@ -103,9 +103,13 @@ def test_api_page_documents_the_rules_model():
     names += ["BoardError", "CardError", "IllegalActionError", "StateError"]
     for name in names:
         assert re.search(rf"^\.\. auto(class|exception):: {name}$", api, re.MULTILINE), name
-    for qualified in ("riskmath.board.Continent", "riskmath.rules.CHOICES", "riskmath.state.LegalActions"):
+    for qualified in (
+        "riskmath.game.board.Continent",
+        "riskmath.game.rules.CHOICES",
+        "riskmath.game.state.LegalActions",
+    ):
         assert qualified in api
-    assert "riskmath.missions" in api
+    assert "riskmath.game.missions" in api
 
 
 def test_cli_page_shows_real_simulate_output(capsys):

@@ -6,11 +6,10 @@ import inspect
 
 from docs_pages import DOCS, run_page_examples
 
-from riskmath import _routes
 from riskmath.agents import AGENTS
-from riskmath.evaluate import VALUE_WEIGHTS
-from riskmath.oddsagent import OddsAgent
-from riskmath.search import SearchAgent
+from riskmath.agents.odds import OddsAgent
+from riskmath.agents.search import SearchAgent
+from riskmath.evaluate import VALUE_WEIGHTS, _routes
 
 PAGE = (DOCS / "strategy.rst").read_text(encoding="utf-8")
 

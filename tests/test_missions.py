@@ -11,7 +11,7 @@ from __future__ import annotations
 from game_helpers import CONTINENTS, build, edit
 
 import riskmath as rm
-from riskmath.missions import mission_text, missions_for
+from riskmath.game.missions import mission_text, missions_for
 
 NAMES = rm.Board.classic().territories
 MISSION = rm.Rules.preset("us_1993_secret_mission")

@@ -8,11 +8,11 @@ import pytest
 from game_helpers import Checked, build
 
 import riskmath as rm
-import riskmath.oddsagent as oddsagent
-from riskmath.actions import Blitz, EndPhase, Fortify, Occupy, PlaceArmies
+import riskmath.agents.odds as oddsagent
 from riskmath.agents import RandomAgent
+from riskmath.agents.odds import OddsAgent
 from riskmath.evaluate import plan_continent
-from riskmath.oddsagent import OddsAgent
+from riskmath.game.actions import Blitz, EndPhase, Fortify, Occupy, PlaceArmies
 
 
 def tiny_game(territories, borders, continents, players=2):

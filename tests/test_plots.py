@@ -342,7 +342,7 @@ def test_policy_map_plain_policy_and_given_axes():
 
 
 def test_policy_categories_order():
-    from riskmath._plots_odds import _policy_categories
+    from riskmath.plots.odds import _policy_categories
 
     assert _policy_categories(["mixed", 1, "stop", 3, 1]) == [3, 1, "stop", "mixed"]
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import riskmath as rm
-from riskmath.policy import STOP
+from riskmath.odds.policy import STOP
 
 
 def evaluate(policy, u):

@@ -11,7 +11,7 @@ import json
 import pytest
 
 import riskmath as rm
-from riskmath.rules import CHOICES
+from riskmath.game.rules import CHOICES
 
 PRESETS = (
     "us_1993",

@@ -9,9 +9,9 @@ from game_helpers import Checked
 
 import riskmath as rm
 from riskmath.agents import RandomAgent
+from riskmath.agents.odds import OddsAgent
+from riskmath.agents.search import SearchAgent
 from riskmath.errors import InvalidArgumentError
-from riskmath.oddsagent import OddsAgent
-from riskmath.search import SearchAgent
 
 
 def attack_position(seed=2):

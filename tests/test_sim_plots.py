@@ -9,9 +9,9 @@ import pytest
 from matplotlib.container import BarContainer
 
 import riskmath as rm
-from riskmath._sim_plots import game_timeline, tournament
 from riskmath.agents import AggressiveAgent, RandomAgent
 from riskmath.errors import InvalidArgumentError
+from riskmath.plots.games import game_timeline, tournament
 from riskmath.tournament import tournament as play_tournament
 from riskmath.tournament import wilson_interval
 

@@ -11,9 +11,9 @@ import pytest
 from game_helpers import build
 
 import riskmath as rm
-from riskmath._fast import TABLE_ATTACKERS, _block, splitmix64
 from riskmath.agents import AggressiveAgent, RandomAgent, make_agent
-from riskmath.simulate import game_seeds, play, simulate
+from riskmath.game.chance import TABLE_ATTACKERS, _block, splitmix64
+from riskmath.sim.simulation import game_seeds, play, simulate
 
 GAME = rm.Game(3, max_turns=80)
 AGENTS = [AggressiveAgent(), RandomAgent(), RandomAgent()]

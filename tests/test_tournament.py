@@ -11,8 +11,8 @@ import pytest
 
 import riskmath as rm
 from riskmath.agents import AggressiveAgent, RandomAgent
+from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
-from riskmath.oddsagent import OddsAgent
 from riskmath.tournament import tournament, wilson_interval
 
 

@@ -1,0 +1,233 @@
+"""The protocol every agent follows, and the two simple built-in agents (random and aggressive)."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any, Protocol, runtime_checkable
+
+from riskmath.game.cards import Symbol
+from riskmath.game.chance import action_of
+from riskmath.game.phase import Phase
+from riskmath.game.state import GameState
+
+__all__ = ["Agent", "AggressiveAgent", "RandomAgent"]
+
+# The phases as module constants: the decisions below compare them many times a turn.
+_ATTACK, _OCCUPY, _FORTIFY, _DEFEND = Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY, Phase.DEFEND
+_REINFORCE, _TRADE_DOWN = Phase.REINFORCE, Phase.TRADE_DOWN
+_SETUP_PLACE, _SETUP_CLAIM, _SETUP_PILE, _SETUP_CAPITAL = (
+    Phase.SETUP_PLACE, Phase.SETUP_CLAIM, Phase.SETUP_PILE, Phase.SETUP_CAPITAL,
+)  # fmt: skip
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What :func:`riskmath.simulate` needs from an agent.
+
+    Examples
+    --------
+    A protocol: any object with a ``name`` and an ``act`` method is an agent.
+
+    >>> class FirstLegal:
+    ...     name = "first"
+    ...     def act(self, state, rng):
+    ...         return state.legal_actions()[0]
+    >>> isinstance(FirstLegal(), Agent), isinstance(RandomAgent(), Agent), isinstance(object(), Agent)
+    (True, True, False)
+    >>> import riskmath as rm
+    >>> rm.play(rm.Game(2, max_turns=30), [FirstLegal(), AggressiveAgent()], seed=1).winner
+    1
+    """
+
+    name: str
+
+    def act(self, state: GameState, rng: random.Random) -> Any:
+        """A legal action for ``state.current_player``."""
+        ...  # pragma: no cover - protocol
+
+
+class _BuiltIn:
+    """Trusted (see the module docstring) until a subclass overrides ``act`` without saying so."""
+
+    trusted = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "act" in vars(cls) and "trusted" not in vars(cls) and cls.__module__ != __name__:
+            cls.trusted = False
+
+
+class RandomAgent(_BuiltIn):
+    """Uniformly random among the legal actions (blitzes listed with ``stop_at=0``).
+
+    Examples
+    --------
+    >>> import random, riskmath as rm
+    >>> state = rm.Game(2).new_initial_state(seed=0, auto_chance=True)
+    >>> action = RandomAgent().act(state, random.Random(0))
+    >>> action, action in state.legal_actions()
+    (ChoosePile(pile=1), True)
+    """
+
+    name = "random"
+
+    def act(self, state: GameState, rng: random.Random) -> Any:
+        return rng.choice(state.legal_actions())
+
+    def _decide(self, state: GameState, rng: random.Random) -> tuple[Any, ...]:
+        """:meth:`act` in the checked form (territory ids), for the in-place path."""
+        return _any_legal(state, rng)
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+class AggressiveAgent(_BuiltIn):
+    """Stack the front and attack whatever is clearly weaker.
+
+    Reinforcements (and set-up armies) go on the own territory with the most
+    armies among those bordering an enemy (ties: the first name in
+    alphabetical order); sets are traded as soon as they can be.  It blitzes from its
+    strongest front territory into the weakest enemy neighbour while it has
+    ``ratio`` times the defenders' armies (and at least 2 more), moves every
+    army it can into a captured territory, and does not fortify.  Defending,
+    it throws the most dice it may.  Territories are claimed at random, the
+    first pile and the first own territory (as capital) are chosen, and
+    neutral set-up armies go anywhere at random.
+
+    It reads the board and the armies straight from the state, without
+    listing the legal actions: a decision costs a few microseconds.
+
+    Parameters
+    ----------
+    ratio : float, default 1.0
+        How much stronger the attacking stack must be.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> record = rm.play(rm.Game(2, max_turns=30), [AggressiveAgent(), AggressiveAgent(ratio=2.0)], seed=1)
+    >>> record.winner, record.final.turn
+    (0, 20)
+    """
+
+    name = "aggressive"
+    _occupies_all = True  # for the in-place loop: every occupation moves all it may (as _decide does)
+
+    def __init__(self, ratio: float = 1.0) -> None:
+        self.ratio = ratio
+
+    def __repr__(self) -> str:
+        return f"AggressiveAgent(ratio={self.ratio!r})"
+
+    def act(self, state: GameState, rng: random.Random) -> Any:
+        return action_of(state.game, self._decide(state, rng))
+
+    def _decide(self, state: GameState, rng: random.Random) -> tuple[Any, ...]:
+        """:meth:`act` in the checked form (territory ids), for the in-place path."""
+        phase = state._phase
+        if phase is _ATTACK:  # the best blitz (most armies more than the defenders'), or the end
+            owner, armies, neighbors = state._owner, state._armies, state.game.neighbors
+            player, ratio = state._player, self.ratio
+            best, choice = 1, None  # a blitz needs a margin of at least 2
+            limit = best + 2  # mine = a - 1 and theirs >= 1: a stack of at most best + 2 cannot beat the best
+            for t, a in enumerate(armies):
+                if a <= limit or owner[t] != player:
+                    continue
+                mine = a - 1
+                for u in neighbors[t]:
+                    if owner[u] != player:
+                        theirs = armies[u]
+                        if mine - theirs > best and mine >= ratio * theirs:
+                            best, choice = mine - theirs, (t, u)
+                            limit = best + 2
+            return ("end",) if choice is None else ("blitz", choice[0], choice[1], 0)
+        if phase is _OCCUPY:  # everything that may move
+            assert state._occupy is not None
+            source, target, _ = state._occupy
+            armies = state._armies
+            room = state.game.cap - armies[target]
+            return ("occupy", min(armies[source] - 1, room if room > 0 else 0))
+        if phase is _REINFORCE or phase is _TRADE_DOWN:
+            return _reinforce(state, rng)
+        if phase is _FORTIFY:
+            return ("end",)
+        if phase is _DEFEND:
+            assert state._pending is not None
+            return ("defend", min(state.game.rules.combat.defender_max_dice, state._armies[state._pending[2]]))
+        if phase is _SETUP_PLACE:
+            placer, due = state._queue[0]
+            if placer != state._player:  # a neutral army (two-player set-up): anywhere will do
+                return _any_legal(state, rng)
+            target = _front(state, placer, state.game.setup_cap)
+            return ("place", target, min(due, state._room(target, setup=True)))
+        if phase is _SETUP_CLAIM:
+            return ("place", rng.choice([t for t, o in enumerate(state._owner) if o < 0]), 1)
+        if phase is _SETUP_PILE:
+            return ("pile", min(set(state._piles) - {-1}))
+        if phase is _SETUP_CAPITAL:
+            return ("capital", state._owner.index(state._player))
+        return _any_legal(state, rng)  # pragma: no cover - every phase is above
+
+
+def _any_legal(state: GameState, rng: random.Random) -> tuple[Any, ...]:
+    """A uniformly random legal action, in the checked form."""
+    checked: tuple[Any, ...] = state._normalise(rng.choice(state.legal_actions()))
+    return checked
+
+
+def _reinforce(state: GameState, rng: random.Random) -> tuple[Any, ...]:
+    """Trade the first set if allowed, else place everything on the front, else end the phase."""
+    player = state._player
+    hand = len(state._hands[player])
+    rules = state.game.rules
+    reinforce = state._phase is Phase.REINFORCE
+    if hand >= 3 and (reinforce or hand > rules.elimination_trade_to):
+        trade = _first_trade(state, player)
+        if trade is not None:
+            return ("trade", trade)
+    forced = reinforce and rules.forced_trade_at is not None and hand >= rules.forced_trade_at
+    if state._pool > 0 and not forced:
+        target = _front(state, player, state.game.cap)
+        return ("place", target, min(state._pool, state._room(target)))
+    if reinforce and not forced:
+        return ("end",)
+    return _any_legal(state, rng)  # pragma: no cover - nothing is legal
+
+
+def _first_trade(state: GameState, player: int) -> tuple[str, ...] | None:
+    """The first set in the hand (the first of ``legal_actions()``), by symbols alone, or None."""
+    hand = state._hands[player]
+    cards = state.game.cards
+    symbols = [cards[c].symbol for c in hand]
+    wild = Symbol.WILD
+    for i, j, k in combinations(range(len(hand)), 3):
+        a, b, c = symbols[i], symbols[j], symbols[k]
+        if a is wild or b is wild or c is wild or (a is b and b is c) or (a is not b and b is not c and a is not c):
+            return tuple(sorted((hand[i], hand[j], hand[k])))
+    return None
+
+
+def _front(state: GameState, player: int, cap: int) -> int:
+    """The own territory with room under ``cap`` and the most armies, among those bordering an enemy if any.
+
+    Ties go to the first name in alphabetical order.
+    """
+    owner, armies, neighbors = state._owner, state._armies, state.game.neighbors
+    order = state.game.alphabetical
+    best, target = 0, -1
+    for t in order:
+        a = armies[t]
+        if a <= best or a >= cap or owner[t] != player:
+            continue
+        for u in neighbors[t]:
+            if owner[u] != player:
+                best, target = a, t
+                break
+    if target < 0:  # no front with room: the strongest territory with room
+        for t in order:
+            a = armies[t]
+            if a > best and a < cap and owner[t] == player:
+                best, target = a, t
+    return target

@@ -1,0 +1,364 @@
+"""An agent that plays by the exact odds: :class:`OddsAgent`.
+
+It decides from :mod:`riskmath.evaluate` and the battle and conquest odds:
+
+- **Reinforce.** Trade a set as soon as it can.  Plan the turn: for every
+  continent it does not hold, :func:`~riskmath.evaluate.plan_continent`
+  with the armies at hand; the plan with the best ``probability * bonus``
+  wins if its probability is at least ``take_threshold``.  Otherwise the
+  armies go where a single attack is most likely to win (a card needs a
+  capture).  First, though, a held continent whose chance of being kept
+  (:func:`~riskmath.evaluate.hold_probability`) is below ``hold_threshold``
+  gets up to half the armies on its most threatened territories.
+- **Attack.** Follow the plan's routes in order while the exact chance of
+  finishing the rest of the route (:func:`riskmath.conquest`) is at least
+  ``continue_threshold``; then attack any neighbour it beats with
+  probability ``attack_threshold`` or more (``card_threshold`` while it has
+  captured nothing this turn).  Opportunistic attacks blitz with a stop
+  threshold: the stack stops when a third of it is left.
+- **Occupy.** Everything moves on when the plan continues from the captured
+  territory or the source has no enemy left next to it; otherwise the
+  source keeps enough armies that its strongest rival neighbour beats it
+  with probability at most ``attack_threshold`` (as far as it can).
+- **Fortify.** One move of the largest interior stack (no enemy neighbour)
+  to the reachable border territory most likely to fall.
+- **Set-up.** Claims territories in the continent where it holds the
+  largest share (small continents first on ties) and places on its most
+  threatened border territories; the defender throws its maximum dice.
+
+Every choice is checked with ``state.is_legal``; where a rule variant
+forbids it (army caps, trade rules), the agent falls back to a legal move of
+the same kind.  It only reads what its player may see.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from riskmath.evaluate.outlook import (
+    _fall_probabilities,
+    _kept,
+    _lists,
+    chain_success,
+    plan_continent,
+    win_probability,
+)
+from riskmath.game.actions import (
+    Blitz,
+    ChooseCapital,
+    Defend,
+    EndPhase,
+    Fortify,
+    Occupy,
+    PlaceArmies,
+    TradeCards,
+)
+from riskmath.game.phase import Phase
+from riskmath.game.state import GameState
+
+__all__ = ["OddsAgent"]
+
+
+class OddsAgent:
+    """Plays by the exact battle and conquest odds; see the module docstring.
+
+    Parameters
+    ----------
+    take_threshold : float, default 0.35
+        Least probability of taking a continent for the turn to be planned around it.
+    continue_threshold : float, default 0.2
+        Least probability of finishing the rest of a planned route to go on with it.
+    attack_threshold : float, default 0.75
+        Least win probability of an opportunistic attack.
+    card_threshold : float, default 0.5
+        Least win probability of an attack while nothing has been captured this turn.
+    hold_threshold : float, default 0.5
+        Below this chance of keeping a held continent, armies go to defend it.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> from riskmath.agents import AggressiveAgent
+    >>> record = rm.play(rm.Game(2, max_turns=30), [OddsAgent(), AggressiveAgent()], seed=1)
+    >>> record.winner, record.final.turn, record.final.returns()
+    (0, 16, [1.0, 0.0])
+    """
+
+    name = "odds"
+    #: Its actions are checked by the agent itself (``is_legal``), and tests/test_oddsagent.py checks them
+    #: over every preset: :func:`riskmath.play` may apply them unchecked (see :mod:`riskmath.agents`).
+    trusted = True
+
+    def __init__(
+        self,
+        take_threshold: float = 0.35,
+        continue_threshold: float = 0.2,
+        attack_threshold: float = 0.75,
+        card_threshold: float = 0.5,
+        hold_threshold: float = 0.5,
+    ) -> None:
+        self.take_threshold = take_threshold
+        self.continue_threshold = continue_threshold
+        self.attack_threshold = attack_threshold
+        self.card_threshold = card_threshold
+        self.hold_threshold = hold_threshold
+        # Per player: (game turn, placements still to make, routes, territories held at the start of the turn).
+        self._plans: dict[int, tuple[int, list[tuple[int, int]], list[tuple[int, ...]], int]] = {}
+
+    def __repr__(self) -> str:
+        return (
+            f"OddsAgent(take_threshold={self.take_threshold!r}, continue_threshold={self.continue_threshold!r}, "
+            f"attack_threshold={self.attack_threshold!r}, card_threshold={self.card_threshold!r}, "
+            f"hold_threshold={self.hold_threshold!r})"
+        )
+
+    # -- the protocol ---------------------------------------------------------------
+    def act(self, state: GameState, rng: random.Random) -> Any:
+        handler = _HANDLERS.get(state.phase)
+        action = None if handler is None else getattr(self, handler)(state)
+        if action is not None and state.is_legal(action):
+            return action
+        return _fallback(state, rng)
+
+    @staticmethod
+    def _defend(state: GameState) -> Any:
+        return max(state.legal_actions(), key=lambda a: a.dice if isinstance(a, Defend) else 0)
+
+    # -- reinforcement ----------------------------------------------------------------
+    def _reinforce(self, state: GameState) -> Any:
+        legal = state.legal_actions()
+        for action in legal:
+            if isinstance(action, TradeCards):
+                return action
+        if state.pool == 0:
+            return legal[0] if len(legal) else None
+        me = state.current_player
+        turn, todo, routes, held = self._plans.get(me, (-1, [], [], 0))
+        owners = _lists(state)[0]
+        stale = sum(k for _, k in todo) != state.pool or any(owners[t] != me for t, _ in todo)
+        if turn != state.turn or stale:  # (the same agent may play several seats and games)
+            todo, routes = self._plan_turn(state, me)
+            held = len(state.territories_of(me))
+        armies_on = _lists(state)[1]
+        todo = [(t, k) for t, k in todo if armies_on[t] < state.game.cap]  # capped territories take nothing
+        if not todo:  # everything planned is full: the territory with the most room
+            mine = [t for t in range(len(armies_on)) if state.owner(t) == me]
+            todo = [(min(mine, key=lambda t: (armies_on[t], t)), state.pool)]
+        territory, planned = todo[0]
+        armies = min(planned, state.pool, state.game.cap - armies_on[territory])
+        rest = [(territory, planned - armies)] if planned > armies else []
+        if rest and armies_on[territory] + armies >= state.game.cap:
+            rest = []  # the cap is reached: what is left goes to the next placements (or is replanned)
+        self._plans[me] = (state.turn, rest + todo[1:], routes, held)
+        return PlaceArmies(state.game.board.territories[territory], armies)
+
+    def _plan_turn(self, state: GameState, me: int) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
+        """Placements (territory, armies) for the pool, and the routes to attack along."""
+        board = state.game.board
+        pool = state.pool
+        todo: list[tuple[int, int]] = []
+        falls = _fall_probabilities(state, True)
+        for continent in board.continents.values():
+            if pool < 2 or all(state.owner(t) != me for t in continent.ids):
+                continue
+            if all(state.owner(t) == me for t in continent.ids) and (_kept(continent.ids, falls) < self.hold_threshold):
+                weakest = max(continent.ids, key=lambda t: (falls[t], -t))
+                share = pool // 2
+                todo.append((weakest, share))
+                pool -= share
+        best: tuple[float, Any] | None = None
+        for name, continent in board.continents.items():
+            if all(state.owner(t) == me for t in continent.ids):
+                continue
+            plan = plan_continent(state, me, name, pool)
+            score = plan.probability * continent.bonus
+            if plan.probability >= self.take_threshold and (best is None or score > best[0]):
+                best = (score, plan)
+        if best is not None:
+            plan = best[1]
+            todo += [(route[0], placed) for route, placed in zip(plan.routes, plan.placed, strict=True) if placed]
+            leftover = pool - sum(plan.placed)
+            if leftover > 0 or not todo:
+                todo.append((plan.routes[0][0], max(leftover, 1)))
+            return _merged(todo), list(plan.routes)
+        source, target = self._best_attack(state, me, pool)
+        todo.append((source, pool))
+        return _merged(todo), [(source, target)] if target is not None else []
+
+    def _best_attack(self, state: GameState, me: int, extra: int) -> tuple[int, int | None]:
+        """The own territory (and target) where ``extra`` more armies give the likeliest single win."""
+        combat = state.game.rules.combat
+        best: tuple[float, int, int | None] | None = None
+        for t in range(len(state.game.board)):
+            if state.owner(t) != me:
+                continue
+            for u in state.game.neighbors[t]:
+                if state.owner(u) != me:
+                    p = win_probability(state.armies(t) - 1 + extra, state.armies(u), combat)
+                    if best is None or p > best[0]:
+                        best = (p, t, u)
+        if best is None:
+            mine = [t for t in range(len(state.game.board)) if state.owner(t) == me]
+            return mine[0], None
+        return best[1], best[2]
+
+    # -- attacks --------------------------------------------------------------------------
+    def _attack(self, state: GameState) -> Any:
+        me = state.current_player
+        names = state.game.board.territories
+        combat = state.game.rules.combat
+        turn, _, routes, held = self._plans.get(me, (-1, [], [], 0))
+        if turn != state.turn:
+            routes, held = [], len(state.territories_of(me))
+            self._plans[me] = (state.turn, [], routes, held)
+        for route in routes:  # the next enemy territory on a planned route, from the territory before it
+            for k in range(1, len(route)):
+                source, target = route[k - 1], route[k]
+                if state.owner(target) == me:
+                    continue
+                if state.owner(source) != me or state.armies(source) < 2:
+                    break
+                able = state.armies(source) - 1
+                rest = [state.armies(t) for t in route[k:] if state.owner(t) != me]
+                chance = chain_success(able, tuple(rest), combat)
+                if chance >= self.continue_threshold:
+                    return Blitz(names[source], names[target], 0)
+                break
+        captured = len(state.territories_of(me)) > held
+        threshold = self.attack_threshold if captured else self.card_threshold
+        best: tuple[float, int, int] | None = None
+        for t in range(len(names)):
+            if state.owner(t) != me or state.armies(t) < 2:
+                continue
+            for u in state.game.neighbors[t]:
+                if state.owner(u) != me:
+                    p = win_probability(state.armies(t) - 1, state.armies(u), combat)
+                    if p >= threshold and (best is None or p > best[0]):
+                        best = (p, t, u)
+        if best is None:
+            return EndPhase()
+        _, source, target = best
+        return Blitz(names[source], names[target], (state.armies(source) - 1) // 3)
+
+    def _occupy(self, state: GameState) -> Any:
+        legal = state.legal_actions()
+        least, most = legal[0].armies, legal[-1].armies
+        me = state.current_player
+        source, target = self._last_battle(state)
+        if source is None or target is None:
+            return Occupy(most)
+        _, _, routes, _ = self._plans.get(me, (-1, [], [], 0))
+        onward = any(target in route[:-1] for route in routes)
+        enemies_at_source = [u for u in state.game.neighbors[source] if _rival(state, me, u)]
+        if onward or not enemies_at_source:
+            return Occupy(most)
+        if not any(_rival(state, me, u) for u in state.game.neighbors[target]):
+            return Occupy(least)
+        combat = state.game.rules.combat
+        strongest = max(state.armies(u) - 1 for u in enemies_at_source)
+        total = state.armies(source)  # the source keeps total - moved
+        for moved in range(most, least - 1, -1):
+            if win_probability(strongest, total - moved, combat) <= self.attack_threshold:
+                return Occupy(moved)
+        return Occupy(least)
+
+    @staticmethod
+    def _last_battle(state: GameState) -> tuple[int | None, int | None]:
+        """The source and target of the capture being occupied."""
+        capture = state.capture
+        if capture is None:
+            return None, None
+        return state.game.index[capture[0]], state.game.index[capture[1]]
+
+    # -- fortification ------------------------------------------------------------------
+    def _fortify(self, state: GameState) -> Any:
+        me = state.current_player
+        game = state.game
+        owners, armies = _lists(state)
+        falls = _fall_probabilities(state, False)
+        mine = {t for t, o in enumerate(owners) if o == me}
+        best: tuple[tuple[float, int], Fortify] | None = None
+        for source in sorted(mine):
+            if armies[source] < 2 or any(_rival(state, me, u) for u in game.neighbors[source]):
+                continue
+            if game.rules.fortify == "adjacent":
+                targets: Any = [u for u in game.neighbors[source] if u in mine]
+            else:
+                targets = [game.index[name] for name in game.board.reachable(source, within=mine)]
+            for target in targets:
+                if target != source and falls[target] > 0.0:
+                    key = (falls[target], armies[source])
+                    if best is None or key > best[0]:
+                        names = game.board.territories
+                        best = (key, Fortify(names[source], names[target], armies[source] - 1))
+        return EndPhase() if best is None else best[1]
+
+    # -- set-up -------------------------------------------------------------------------
+    def _claim(self, state: GameState) -> Any:
+        me = state.current_player
+        board = state.game.board
+        best: tuple[tuple[float, int], int] | None = None
+        for continent in board.continents.values():
+            free = [t for t in continent.ids if state.owner(t) < 0]
+            if not free:
+                continue
+            mine = sum(state.owner(t) == me for t in continent.ids)
+            others = sum(state.owner(t) >= 0 and state.owner(t) != me for t in continent.ids)
+            key = ((mine + 1 - others) / len(continent.ids), -len(continent.ids))
+            if best is None or key > best[0]:
+                best = (key, free[0])
+        return None if best is None else PlaceArmies(board.territories[best[1]], 1)
+
+    def _setup_place(self, state: GameState) -> Any:
+        me = state.current_player
+        places = [a for a in state.legal_actions() if isinstance(a, PlaceArmies)]
+        if not places or state.owner(places[0].territory) != me:
+            return None  # a neutral's army: the fallback places it
+        falls = _fall_probabilities(state, False)
+        own = {a.territory for a in places}
+        target = max(sorted(own), key=lambda name: falls[state.game.board.index(name)])
+        return max((a for a in places if a.territory == target), key=lambda a: a.armies)
+
+    def _capital(self, state: GameState) -> Any:
+        me = state.current_player
+        names = state.game.board.territories
+        mine = [t for t in range(len(names)) if state.owner(t) == me]
+        exposed = {t: sum(_rival(state, me, u) for u in state.game.neighbors[t]) for t in mine}
+        return ChooseCapital(names[min(mine, key=lambda t: (exposed[t], -state.armies(t), t))])
+
+
+#: The method deciding in each phase (the others fall back).
+_HANDLERS = {
+    Phase.REINFORCE: "_reinforce",
+    Phase.TRADE_DOWN: "_reinforce",
+    Phase.ATTACK: "_attack",
+    Phase.OCCUPY: "_occupy",
+    Phase.FORTIFY: "_fortify",
+    Phase.DEFEND: "_defend",
+    Phase.SETUP_CLAIM: "_claim",
+    Phase.SETUP_PLACE: "_setup_place",
+    Phase.SETUP_CAPITAL: "_capital",
+}
+
+
+def _merged(todo: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Placements with one entry per territory (in order of first appearance)."""
+    totals: dict[int, int] = {}
+    for territory, armies in todo:
+        totals[territory] = totals.get(territory, 0) + armies
+    return list(totals.items())
+
+
+def _rival(state: GameState, me: int, territory: int) -> bool:
+    owner = state.owner(territory)
+    return owner != me and owner >= 0
+
+
+def _fallback(state: GameState, rng: random.Random) -> Any:
+    """A legal move when the preferred one is not allowed: end the phase if possible, else at random."""
+    legal = state.legal_actions()
+    for action in legal:
+        if isinstance(action, EndPhase):
+            return action
+    return rng.choice(legal)

@@ -1,0 +1,582 @@
+"""Threats, reinforcement and continent outlooks, and the position value (see the package docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from riskmath.errors import InvalidArgumentError
+from riskmath.evaluate._routes import covers, shares
+from riskmath.game.cards import has_set, is_set
+from riskmath.odds._cache import chain_success, win_probability
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from riskmath.game.state import GameState
+
+__all__ = [
+    "VALUE_WEIGHTS",
+    "ContinentPlan",
+    "chain_success",
+    "continent_outlook",
+    "hold_probability",
+    "plan_continent",
+    "position_value",
+    "reinforcement_outlook",
+    "threats",
+    "win_probability",
+]
+
+
+def _lists(state: GameState) -> tuple[list[int], list[int]]:
+    """Owners and armies by territory id (the state's own lists: read, never write)."""
+    return state._owner, state._armies
+
+
+def _is_rival(state: GameState, owner: int, other: int) -> bool:
+    """Whether ``other`` is a player (not neutral, alive) who can attack ``owner``."""
+    return other not in (owner, -1) and other < state.game.players and state.alive(other)
+
+
+def _strongest_attackers(state: GameState, reinforcements: bool) -> list[tuple[int, int] | None]:
+    """Per territory: (armies able to attack, territory) of its strongest rival neighbour, or None."""
+    game = state.game
+    owners, armies = _lists(state)
+    income = {p: state.reinforcements(p) for p in range(game.players)} if reinforcements else {}
+    result: list[tuple[int, int] | None] = []
+    for t, owner in enumerate(owners):
+        best: tuple[int, int] | None = None
+        for u in game.neighbors[t]:
+            enemy = owners[u]
+            if not _is_rival(state, owner, enemy):
+                continue
+            able = armies[u] - 1 + income.get(enemy, 0)
+            if best is None or able > best[0]:
+                best = (able, u)
+        result.append(best)
+    return result
+
+
+def _fall_probabilities(
+    state: GameState, reinforcements: bool, strongest: list[tuple[int, int] | None] | None = None
+) -> list[float]:
+    """Per territory, the chance it falls to its strongest rival neighbour (``strongest`` if already found)."""
+    combat = state.game.rules.combat
+    armies = _lists(state)[1]
+    if strongest is None:
+        strongest = _strongest_attackers(state, reinforcements)
+    return [0.0 if best is None else win_probability(best[0], armies[t], combat) for t, best in enumerate(strongest)]
+
+
+def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
+    """For every territory, how likely it is to fall next turn to its strongest enemy neighbour.
+
+    Parameters
+    ----------
+    state : GameState
+        Any state after the set-up.
+    reinforcements : bool, default False
+        Add to the attacking stack the armies its owner would receive at the
+        start of a turn now (territories and continents, not cards), as if all
+        were placed there.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``territory``: ``owner``, ``armies``, ``attacker`` (the
+        enemy neighbour with the most armies, missing if none), ``attacker_owner``,
+        ``attackers`` (its armies able to attack) and ``fall_probability``
+        (``riskmath.battle(attackers, armies).win_probability``; 0 when no
+        enemy borders it).  Neutral owners never attack.
+
+    Notes
+    -----
+    Assumes one attack by one stack, fought to the end with maximum dice; it
+    ignores attacks from several sides, cards and fortification.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.agents.odds import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> columns = ["owner", "armies", "attacker", "attackers", "fall_probability"]
+    >>> threats(state).loc[["China", "Ontario"], columns].round(4)
+               owner  armies             attacker  attackers  fall_probability
+    territory
+    China          0       1                 Siam          3            0.9164
+    Ontario        2       1  Northwest Territory          1            0.4167
+    >>> threats(state, reinforcements=True).loc[["China", "Ontario"], "attackers"].tolist()
+    [10, 9]
+    """
+    import pandas as pd
+
+    names = state.game.board.territories
+    strongest = _strongest_attackers(state, reinforcements)
+    falls = _fall_probabilities(state, reinforcements, strongest)
+    records = []
+    for t, name in enumerate(names):
+        best = strongest[t]
+        records.append(
+            {
+                "territory": name,
+                "owner": state.owner(t),
+                "armies": state.armies(t),
+                "attacker": None if best is None else names[best[1]],
+                "attacker_owner": None if best is None else state.owner(best[1]),
+                "attackers": 0 if best is None else max(best[0], 0),
+                "fall_probability": falls[t],
+            }
+        )
+    return pd.DataFrame(records).set_index("territory")
+
+
+def reinforcement_outlook(state: GameState) -> pd.DataFrame:
+    """What each player would receive at the start of a turn now.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``player``: ``territories``, ``territory_armies`` (the
+        rules' ``max(min, T / divisor)``), ``continent_bonus`` (continents held
+        entirely), ``continents`` (their names), ``cards``, ``holds_set`` and
+        ``next_set_value`` (the next set traded in the game, by anyone; for a
+        fixed table, the value of the best set in the hand, 0 without a set),
+        and ``total`` = territory armies + continent bonus (cards excluded).
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.agents.odds import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> reinforcement_outlook(state)[["territories", "continents", "cards", "total"]]
+            territories        continents  cards  total
+    player
+    0                10                ()      3      3
+    1                18  (South America,)      3      8
+    2                14      (Australia,)      3      6
+    """
+    import pandas as pd
+
+    game = state.game
+    rules = game.rules
+    rows = []
+    for p in range(game.players):
+        owned = state.territories_of(p)
+        held = [c.name for c in game.board.continents.values() if all(state.owner(t) == p for t in c.territories)]
+        bonus = sum(game.board.continents[c].bonus for c in held)
+        hand = [game.cards[c] for c in state.cards(p)]
+        holds = len(hand) >= 3 and has_set(hand)
+        if rules.set_values.kind == "progressive":
+            next_value = rules.set_values.value(state.sets_traded + 1)
+        else:
+            values = [
+                rules.set_values.value(state.sets_traded + 1, list(trio))
+                for trio in combinations(hand, 3)
+                if is_set(list(trio))
+            ]
+            next_value = max(values, default=0)
+        territory_armies = rules.reinforcements(len(owned))
+        rows.append(
+            {
+                "player": p,
+                "territories": len(owned),
+                "territory_armies": territory_armies,
+                "continent_bonus": bonus,
+                "continents": tuple(held),
+                "cards": len(hand),
+                "holds_set": holds,
+                "next_set_value": next_value,
+                "total": territory_armies + bonus,
+            }
+        )
+    return pd.DataFrame(rows).set_index("player")
+
+
+# -- continents ---------------------------------------------------------------------
+def _source(state: GameState, player: int, first: int) -> int:
+    """The territory of ``player`` next to ``first`` with the most armies (lowest id on ties)."""
+    mine = [u for u in state.game.neighbors[first] if state.owner(u) == player]
+    return max(sorted(mine), key=lambda u: state.armies(u))
+
+
+class ContinentPlan:
+    """How ``player`` might take a continent next turn: see :func:`continent_outlook`.
+
+    Attributes
+    ----------
+    probability : float
+        Of capturing every route (independent stacks).
+    routes : list of tuple of int
+        Territory ids, each route starting with its source (a territory of the
+        player) followed by the enemy territories in the order attacked.
+    attackers : list of int
+        Armies able to attack on each route (the placed armies included).
+    placed : list of int
+        Of the armies at hand, how many go to each route's source.
+
+    Examples
+    --------
+    Usually built by :func:`plan_continent`; one route from territory 0 through territory 1:
+
+    >>> plan = ContinentPlan(0.5, [(0, 1)], attackers=[3], placed=[1])
+    >>> plan
+    ContinentPlan(probability=0.5, routes=[(0, 1)])
+    >>> plan.attackers, plan.placed
+    ([3], [1])
+    """
+
+    __slots__ = ("attackers", "placed", "probability", "routes")
+
+    def __init__(self, probability: float, routes: list[tuple[int, ...]], attackers: list[int], placed: list[int]):
+        self.probability, self.routes, self.attackers, self.placed = probability, routes, attackers, placed
+
+    def __repr__(self) -> str:
+        return f"ContinentPlan(probability={self.probability:.4g}, routes={self.routes})"
+
+
+def plan_continent(state: GameState, player: int, continent: str, armies: int = 0) -> ContinentPlan:
+    """The best way found for ``player`` to take ``continent`` next turn with ``armies`` more to place.
+
+    The enemy territories of the continent are covered by paths: routes
+    through all of them (when the board allows it), and a cover by several
+    paths, each the longest found from next to the strongest stack left.  Each
+    path is attacked by one stack from the player's strongest territory
+    next to its first territory, leaving one army in every capture; the
+    armies at hand are placed on the sources in proportion to the defenders
+    on their paths, and a source serving several paths splits its armies in
+    the same proportion.  Of these candidates (up to seven per group of
+    connected enemy territories), the one with the best exact odds
+    (:func:`riskmath.conquest`) is kept.  Routes stay inside the continent; a part of it that no
+    territory of the player borders makes the probability 0.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.agents.odds import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> plan = plan_continent(state, 1, "Africa", armies=8)
+    >>> plan
+    ContinentPlan(probability=0.9838, routes=[(22, 23, 24, 25)])
+    >>> [state.game.board.territories[t] for t in plan.routes[0]], plan.attackers, plan.placed
+    (['East Africa', 'Congo', 'South Africa', 'Madagascar'], [9], [8])
+    >>> plan_continent(state, 1, "Africa").probability    # without the 8 armies
+    0.0
+    """
+    game = state.game
+    members = game.board.continents[continent].ids
+    enemy = {t for t in members if state.owner(t) != player}
+    if not enemy:
+        return ContinentPlan(1.0, [], [], [])
+    nbrs = game.neighbors
+    components: list[set[int]] = []
+    for t in sorted(enemy):
+        if any(t in c for c in components):
+            continue
+        component, frontier = {t}, [t]
+        while frontier:
+            for u in nbrs[frontier.pop()]:
+                if u in enemy and u not in component:
+                    component.add(u)
+                    frontier.append(u)
+        components.append(component)
+    owners, stacks = _lists(state)
+
+    def strength(t: int) -> int:  # the strongest stack of the player next to t (0: none)
+        return max((stacks[u] for u in nbrs[t] if owners[u] == player), default=0)
+
+    candidates = [covers(nbrs, component, strength) for component in components]
+    if not all(candidates):
+        return ContinentPlan(0.0, [], [], [])
+    chosen = [options[0] for options in candidates]
+    best = _evaluate_routes(state, player, [p for paths in chosen for p in paths], armies)
+    for k, options in enumerate(candidates):  # each component's candidates in turn, keeping the best odds
+        for option in options[1:]:
+            trial = [*chosen[:k], option, *chosen[k + 1 :]]
+            plan = _evaluate_routes(state, player, [p for paths in trial for p in paths], armies)
+            if plan.probability > best.probability:
+                best, chosen = plan, trial
+    return best
+
+
+def _evaluate_routes(state: GameState, player: int, paths: list[tuple[int, ...]], armies: int) -> ContinentPlan:
+    weights = [sum(state.armies(t) for t in path) for path in paths]
+    sources = [_source(state, player, path[0]) for path in paths]
+    placed = shares(armies, weights)
+    attackers = []
+    for k, source in enumerate(sources):
+        sharing = [j for j, s in enumerate(sources) if s == source]
+        own = shares(state.armies(source) - 1, [weights[j] for j in sharing])[sharing.index(k)]
+        attackers.append(own + placed[k])
+    combat = state.game.rules.combat
+    probability = 1.0
+    for path, able in zip(paths, attackers, strict=True):
+        defenders = [state.armies(t) for t in path]
+        if able < 1:
+            probability = 0.0
+            break
+        probability *= chain_success(able, tuple(defenders), combat)
+    routes = [(source, *path) for source, path in zip(sources, paths, strict=True)]
+    return ContinentPlan(probability, routes, attackers, placed)
+
+
+def hold_probability(state: GameState, player: int, continent: str) -> float:
+    """Chance that none of the continent's territories falls in the rivals' next turns.
+
+    Each territory faces its strongest rival neighbour, reinforced with that
+    rival's territory and continent armies, and the attacks are treated as
+    independent: the product of ``1 - fall_probability``.  0 if ``player``
+    does not hold the continent.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.agents.odds import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> hold_probability(state, 1, "South America"), hold_probability(state, 0, "South America")
+    (1.0, 0.0)
+    """
+    members = state.game.board.continents[continent].ids
+    if any(state.owner(t) != player for t in members):
+        return 0.0
+    return _kept(members, _fall_probabilities(state, True))
+
+
+def _kept(members: Sequence[int], falls: Sequence[float]) -> float:
+    """:func:`hold_probability` of a held continent from the territories' fall probabilities."""
+    return float(np.prod([1.0 - falls[t] for t in members]))
+
+
+def _at_hand(state: GameState, player: int) -> int:
+    if state.current_player == player and state.pool > 0:
+        return state.pool
+    return state.reinforcements(player)
+
+
+def continent_outlook(state: GameState, player: int, *, armies: int | None = None) -> pd.DataFrame:
+    """For each continent, ``player``'s chance to take it (or to keep it) next turn.
+
+    Parameters
+    ----------
+    state : GameState
+    player : int
+    armies : int, optional
+        Armies at hand to place before attacking; by default the pool being
+        placed (during the player's reinforcement) or else the armies the
+        player would receive now for territories and continents (cards not
+        counted).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``continent``: ``bonus``, ``held``, ``enemy_territories``,
+        ``route`` (the routes of :func:`plan_continent` as text, ``source >
+        target > ...``, several separated by ``;``), ``attackers`` (armies
+        able to attack along them) and ``probability``: of taking the
+        continent when not held (:func:`plan_continent`), of keeping it
+        through the rivals' next attacks when held (:func:`hold_probability`).
+
+    Notes
+    -----
+    Assumes maximum dice, stacks that fight each battle to the end, routes
+    that stay inside the continent, and independence between stacks (see
+    :func:`plan_continent`).
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.agents.odds import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> outlook = continent_outlook(state, 1)
+    >>> outlook[["held", "enemy_territories", "attackers", "probability"]].round(3)
+                   held  enemy_territories  attackers  probability
+    continent
+    North America  False                  4          9        0.709
+    South America   True                  0          0        1.000
+    Europe         False                  4         10        0.420
+    Africa         False                  3          9        0.984
+    Asia           False                  9         10        0.000
+    Australia      False                  4          0        0.000
+    """
+    import pandas as pd
+
+    _check_player(state, player)
+    extra = _at_hand(state, player) if armies is None else armies
+    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+        raise InvalidArgumentError(f"armies must be a non-negative integer, got {armies!r}")
+    names = state.game.board.territories
+    falls = _fall_probabilities(state, True)  # for the held continents, computed once
+    rows = []
+    for name, continent in state.game.board.continents.items():
+        held = all(state.owner(t) == player for t in continent.ids)
+        plan = plan_continent(state, player, name, extra)
+        rows.append(
+            {
+                "continent": name,
+                "bonus": continent.bonus,
+                "held": held,
+                "enemy_territories": sum(state.owner(t) != player for t in continent.ids),
+                "route": "; ".join(" > ".join(names[t] for t in route) for route in plan.routes),
+                "attackers": sum(plan.attackers),
+                "probability": _kept(continent.ids, falls) if held else plan.probability,
+            }
+        )
+    return pd.DataFrame(rows).set_index("continent")
+
+
+def _check_player(state: GameState, player: object) -> None:
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.game.players:
+        raise InvalidArgumentError(f"player must be a seat 0..{state.game.players - 1}, got {player!r}")
+
+
+# -- one number per player --------------------------------------------------------------
+#: Default weights of :func:`position_value`'s terms.
+VALUE_WEIGHTS: Mapping[str, float] = {"territories": 0.2, "armies": 0.35, "income": 0.45, "exposure": 0.25}
+
+
+def _card_value(state: GameState, player: int) -> float:
+    """Armies the hand is worth: a fifth of a set per card (five cards always hold a set)."""
+    values = state.game.rules.set_values
+    progressive = values.kind == "progressive"
+    unit = values.value(state.sets_traded + 1) if progressive else min(v for _, v in values.table)
+    return len(state.cards(player)) / 5 * unit
+
+
+def _terms(state: GameState) -> dict[str, list[float]]:
+    game = state.game
+    players = range(game.players)
+    owners = [state.owner(t) for t in range(len(game.board))]
+    falls = _fall_probabilities(state, True)
+    held = [0] * game.players
+    armies = [0] * game.players
+    lost = [0.0] * game.players
+    for t, owner in enumerate(owners):
+        if 0 <= owner < game.players:
+            held[owner] += 1
+            armies[owner] += state.armies(t)
+            lost[owner] += falls[t]
+    income = [
+        float(state.reinforcements(p)) + _card_value(state, p) if state.alive(p) and held[p] else 0.0 for p in players
+    ]
+
+    def share(values: Sequence[float]) -> list[float]:
+        total = sum(values)
+        return [v / total if total else 0.0 for v in values]
+
+    return {
+        "territories": share(held),
+        "armies": share(armies),
+        "income": share(income),
+        "exposure": [lost[p] / sum(held) if held[p] else 0.0 for p in players],
+    }
+
+
+def _values(state: GameState, weights: Mapping[str, float] = VALUE_WEIGHTS) -> list[float]:
+    if state.is_terminal():
+        return [float(r) for r in state.returns()]
+    terms = _terms(state)
+    return [
+        weights["territories"] * terms["territories"][p]
+        + weights["armies"] * terms["armies"][p]
+        + weights["income"] * terms["income"][p]
+        - weights["exposure"] * terms["exposure"][p]
+        for p in range(state.game.players)
+    ]
+
+
+def position_value(state: GameState, *, weights: Mapping[str, float] | None = None) -> pd.DataFrame:
+    """One number per player summing up a position, with the terms it is made of.
+
+    ``value = w_territories * territories + w_armies * armies + w_income * income
+    - w_exposure * exposure``, where
+
+    - ``territories``, ``armies``: the player's share of all territories and
+      armies held by players (neutrals excluded);
+    - ``income``: the player's share of what the players would receive now:
+      territory armies and continent bonuses plus the cards in hand, each
+      card counted as a fifth of the next set's value (the lowest value of a
+      fixed table);
+    - ``exposure``: the expected number of the player's territories that
+      fall in the rivals' next turns, as a share of all territories held by
+      players; each territory faces its strongest rival neighbour reinforced
+      with all its owner's territory and continent armies (:func:`threats`
+      with ``reinforcements=True``; pessimistic, since a rival cannot place
+      everything everywhere), and the falls are summed as if independent.
+
+    Eliminated players are worth 0; at the end of a game the winner is worth
+    1 and the others 0.
+
+    Parameters
+    ----------
+    state : GameState
+        Any state after the set-up.
+    weights : mapping, optional
+        ``territories``, ``armies``, ``income`` and ``exposure`` (non-negative);
+        default :data:`VALUE_WEIGHTS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``player``: the four terms and ``value``.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.agents.odds import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> position_value(state).round(3)
+            territories  armies  income  exposure  value
+    player
+    0             0.238   0.232   0.223     0.236  0.170
+    1             0.429   0.406   0.430     0.305  0.345
+    2             0.333   0.362   0.347     0.204  0.299
+    >>> only_land = {"territories": 1, "armies": 0, "income": 0, "exposure": 0}
+    >>> position_value(state, weights=only_land)["value"].round(3).tolist()
+    [0.238, 0.429, 0.333]
+    """
+    import pandas as pd
+
+    chosen = dict(VALUE_WEIGHTS if weights is None else weights)
+    if set(chosen) != set(VALUE_WEIGHTS) or any(
+        isinstance(w, bool) or not isinstance(w, (int, float)) or not w >= 0 for w in chosen.values()
+    ):
+        raise InvalidArgumentError(
+            f"weights must give non-negative numbers for exactly {sorted(VALUE_WEIGHTS)}, got {weights!r}"
+        )
+    terms: dict[str, Any] = _terms(state)
+    frame = pd.DataFrame(terms, index=pd.RangeIndex(state.game.players, name="player"))
+    frame["value"] = _values(state, chosen)
+    return frame

@@ -1,0 +1,577 @@
+"""The map: territories, continents and the borders between them, as immutable data.
+
+A :class:`Board` is a connected undirected graph of territories grouped into
+continents, each with a bonus.  Territories are keyed by an id ``0..n-1``
+(their order in the data) and by a canonical name; lookups also accept
+aliases, ignoring case and extra whitespace (``"eastern  CANADA"`` is Quebec).
+
+``"classic"`` (:meth:`Board.classic <riskmath.Board.classic>`)
+    The 42-territory world map: 6 continents, 83 borders (14 between
+    continents), on which four independent implementations agree exactly and
+    which matches the 1993 rulebook's examples.
+``"anniversary_1999"`` (:meth:`Board.anniversary_1999 <riskmath.Board.anniversary_1999>`)
+    The 1999 40th Anniversary Collector's Edition board, without East
+    Africa--Middle East (82 borders).  A secondary source calls the omission a
+    manufacturing error fixed in later editions; Domination's ``world.map``
+    lacks it too.  Use it only to reproduce that misprint.
+
+Aliases: the boards after 2008 renamed territories (Eastern Canada = Quebec,
+Russia = Ukraine, Southeast Asia = Siam, Central Africa = Congo, Urals = Ural),
+programs say Mexico or Manchuria, and widely copied data misspell Venezuala and
+Scandanavia.  Names differ between editions, so game logic should use ids.
+
+JSON format
+-----------
+A board is a JSON object (or, for ``Board.from_dict``, a dict); annotated::
+
+    {
+      "name": "toy",                         # required, non-empty
+      "description": "...", "source": "...", # optional strings
+      "territories": ["A", "B", "C"],        # optional: id order (default: as in continents)
+      "continents": [                        # required, non-empty, in order
+        {"name": "East", "bonus": 2, "territories": ["A", "B"]},
+        {"name": "West", "bonus": 1, "territories": ["C"]}
+      ],
+      "borders": [["A", "B"], ["B", "C"]],   # required: undirected pairs
+      "aliases": {"Alpha": "A"},             # optional: alias -> territory
+      "continent_aliases": {"Orient": "East"},  # optional: alias -> continent
+      "positions": {"A": [10, 20], "B": [30, 25], "C": [70, 5]}  # optional: see below
+    }
+
+Every territory is in exactly one continent.  A border is an unordered pair, so
+symmetry holds by construction; ``["B", "A"]`` is the same border as ``["A", "B"]``
+and listing a border twice (in either order) is an error, a likely typo (dedupe
+neighbour lists with ``{frozenset(p) for p in ...}``).  Borders, aliases and
+``territories`` use canonical names exactly.  ``positions`` gives every
+territory (or none) a drawing position ``[x, y]``: two finite numbers, ``x``
+growing eastwards across a map about ``0..100`` wide and ``y`` northwards;
+:func:`riskmath.plots.boardmap` uses them (the shipped boards place each territory
+near its real place on a world map), and lays out boards without them itself.  The graph must be connected.  The
+shipped files are exactly ``to_dict()`` of their board.
+
+Examples
+--------
+>>> board = Board.classic()
+>>> board
+Board('classic', 42 territories, 83 borders)
+>>> board.neighbors("Greenland")
+('Northwest Territory', 'Ontario', 'Quebec', 'Iceland')
+>>> board.continent_of("mexico"), board.continents["South America"].bonus
+('North America', 2)
+>>> Board.anniversary_1999().is_adjacent("East Africa", "Middle East")
+False
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import numbers
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from riskmath.errors import BoardError
+from riskmath.game._board_data import (
+    Position,
+    _aliases,
+    _clean_name,
+    _fail,
+    _list,
+    _mapping,
+    _norm,
+    _positions,
+    _suggest,
+)
+
+__all__ = ["BOARDS", "Board", "Continent", "TerritoryKey"]
+
+#: Names of the boards shipped with riskmath, for :meth:`Board.load`.
+BOARDS = ("classic", "anniversary_1999")
+
+#: A territory given by canonical name, alias (any case) or id.
+TerritoryKey: TypeAlias = str | int | np.integer[Any]
+
+_KEYS = {
+    *("name", "description", "source", "territories", "continents"),
+    *("borders", "aliases", "continent_aliases", "positions"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Continent:
+    """A continent: its name, reinforcement bonus and territories.
+
+    Attributes
+    ----------
+    name : str
+    bonus : int
+        Armies earned per turn for holding every territory.
+    territories : tuple of str
+        Canonical names, in id order.
+    ids : tuple of int
+        Their ids, ascending.
+
+    Examples
+    --------
+    >>> australia = Board.classic().continents["Australia"]
+    >>> australia.bonus, australia.territories, australia.ids
+    (2, ('Indonesia', 'New Guinea', 'Western Australia', 'Eastern Australia'), (38, 39, 40, 41))
+    """
+
+    name: str
+    bonus: int
+    territories: tuple[str, ...]
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, init=False, eq=False, repr=False)
+class Board:
+    """An immutable RISK map: territories, continents, bonuses and borders.
+
+    Build one with :meth:`from_dict`, :meth:`from_json`, :meth:`load`,
+    :meth:`classic` or :meth:`anniversary_1999`; the data format is in the
+    module docstring.  Methods taking a territory accept its canonical name,
+    an alias (case and whitespace are ignored) or its id.
+
+    Boards compare equal when their :meth:`to_dict` data are equal, are
+    hashable, and pickle through :meth:`to_dict`.
+
+    Attributes
+    ----------
+    name, description, source : str
+        As in the data.
+    territories : tuple of str
+        Canonical names in id order.
+    continents : mapping of str to Continent
+        Read-only, in data order.
+    borders : tuple of (str, str)
+        Every border once, the territory with the lower id first, sorted by ids.
+    adjacency : numpy.ndarray
+        The read-only symmetric ``n x n`` boolean adjacency matrix, by id.
+    continent_ids : tuple of (int, frozenset of int)
+        ``(bonus, ids)`` per continent, in data order: a fast form for bonus sums.
+    aliases, continent_aliases : mapping of str to str
+        Read-only: alias to canonical territory (continent) name.
+    positions : mapping of str to (float, float)
+        Read-only drawing positions ``(x, y)`` by canonical name, in id order;
+        empty when the data give none.
+
+    Raises
+    ------
+    BoardError
+        From the constructors, naming the problem; from lookups, naming the
+        unknown territory or continent (with a close match when there is one).
+
+    Examples
+    --------
+    >>> board = Board.classic()
+    >>> len(board), len(board.borders), board.index("Siam"), board.name_of(37)
+    (42, 83, 37, 'Siam')
+    >>> board.neighbor_ids(0)
+    (1, 3, 29)
+    >>> board.border_territories("South America")
+    ('Venezuela', 'Brazil')
+    >>> held = set(range(38, 42)) | {9, 10, 11, 12}     # Australia and South America
+    >>> sum(bonus for bonus, ids in board.continent_ids if ids <= held)
+    4
+    >>> board.index("Kamchatca")
+    Traceback (most recent call last):
+    ...
+    riskmath.errors.BoardError: unknown territory 'Kamchatca'; did you mean 'Kamchatka'?
+    """
+
+    name: str
+    description: str
+    source: str
+    territories: tuple[str, ...]
+    continents: Mapping[str, Continent]
+    borders: tuple[tuple[str, str], ...]
+    adjacency: npt.NDArray[np.bool_]
+    continent_ids: tuple[tuple[int, frozenset[int]], ...]
+    aliases: Mapping[str, str]
+    continent_aliases: Mapping[str, str]
+    positions: Mapping[str, Position]
+    _nbrs: tuple[tuple[int, ...], ...]
+    _cont_of: tuple[str, ...]
+    _lookup: Mapping[str, int]
+    _lookup_continent: Mapping[str, str]
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        """Validate board data (as :meth:`from_dict`, which is the public spelling)."""
+        data = _mapping("board data", data)
+        unknown = sorted(map(str, set(data) - _KEYS))
+        if unknown:
+            _fail(f"unknown board key(s) {', '.join(map(repr, unknown))}; expected some of {sorted(_KEYS)}")
+        for required in ("name", "continents", "borders"):
+            if required not in data:
+                _fail(f"board data lacks the required key {required!r}")
+        name = _clean_name("board name", data["name"])
+        description, source = data.get("description", ""), data.get("source", "")
+        for what, value in (("description", description), ("source", source)):
+            if not isinstance(value, str):
+                _fail(f"board {what} must be a string, got {value!r}")
+
+        # Continents and their territories.
+        continents: list[tuple[str, int, list[str]]] = []
+        owner: dict[str, str] = {}  # territory -> continent
+        seen: dict[str, str] = {}  # normalised territory name -> canonical
+        seen_continent: dict[str, str] = {}
+        raw_continents = _list("continents", data["continents"])
+        if not raw_continents:
+            _fail("a board needs at least one continent")
+        for number, raw in enumerate(raw_continents):
+            raw = _mapping(f"continent {number}", raw)
+            if set(raw) != {"name", "bonus", "territories"}:
+                keys = sorted(map(str, raw))
+                _fail(f"continent {number} needs exactly the keys 'bonus', 'name', 'territories', got {keys}")
+            cname = _clean_name(f"continent {number} name", raw["name"])
+            if _norm(cname) in seen_continent:
+                _fail(f"duplicate continent name {cname!r}")
+            seen_continent[_norm(cname)] = cname
+            bonus = raw["bonus"]
+            if isinstance(bonus, bool) or not isinstance(bonus, numbers.Integral) or bonus < 0:
+                _fail(f"continent {cname!r} bonus must be a non-negative integer, got {bonus!r}")
+            members = [
+                _clean_name(f"territory of {cname!r}", t) for t in _list(f"{cname!r} territories", raw["territories"])
+            ]
+            if not members:
+                _fail(f"continent {cname!r} has no territories")
+            for t in members:
+                if t in owner:
+                    where = "twice in" if owner[t] == cname else f"in both {owner[t]!r} and"
+                    _fail(f"territory {t!r} is listed {where} {cname!r}")
+                if _norm(t) in seen:
+                    _fail(f"territory names {seen[_norm(t)]!r} and {t!r} differ only in case or spacing")
+                owner[t], seen[_norm(t)] = cname, t
+            continents.append((cname, int(bonus), members))
+
+        # Territory order (ids).
+        order = [t for _, _, members in continents for t in members]
+        if "territories" in data:
+            listed = [_clean_name("territory", t) for t in _list("territories", data["territories"])]
+            for i, t in enumerate(listed):
+                if t not in owner:
+                    _fail(f"territory {t!r} belongs to no continent" + _suggest(t, seen))
+                if t in listed[:i]:
+                    _fail(f"territory {t!r} is listed twice in 'territories'")
+            for t in order:
+                if t not in listed:
+                    _fail(f"territory {t!r} of continent {owner[t]!r} is missing from 'territories'")
+            order = listed
+        ids = {t: i for i, t in enumerate(order)}
+        n = len(order)
+
+        # Borders: undirected pairs, each listed once.
+        first: dict[tuple[int, int], int] = {}
+        for number, pair in enumerate(_list("borders", data["borders"])):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(t, str) for t in pair):
+                _fail(f"border {number} must be a pair of territory names, got {pair!r}")
+            for t in pair:
+                if t not in ids:
+                    _fail(f"border {number} {list(pair)} names unknown territory {t!r}" + _suggest(t, seen))
+            a, b = sorted((ids[pair[0]], ids[pair[1]]))
+            if a == b:
+                _fail(f"border {number} joins {pair[0]!r} to itself")
+            if (a, b) in first:
+                _fail(f"border {number} {list(pair)} repeats border {first[a, b]} (borders are undirected)")
+            first[a, b] = number
+        edges = sorted(first)
+        matrix = np.zeros((n, n), dtype=bool)
+        for a, b in edges:
+            matrix[a, b] = matrix[b, a] = True
+        matrix.flags.writeable = False
+        nbrs = tuple(tuple(np.flatnonzero(row).tolist()) for row in matrix)
+        reached = _bfs(0, nbrs, None)
+        if len(reached) < n:
+            lost = ", ".join(repr(order[i]) for i in range(n) if i not in reached)
+            _fail(f"board is not connected: {lost} cannot be reached from {order[0]!r}")
+
+        aliases = _aliases("alias", data.get("aliases", {}), "territory", seen)
+        continent_aliases = _aliases("continent alias", data.get("continent_aliases", {}), "continent", seen_continent)
+
+        key = ids.__getitem__
+        by_name = {c: Continent(c, b, tuple(sorted(m, key=key)), tuple(sorted(map(key, m)))) for c, b, m in continents}
+        lookup = {_norm(t): i for i, t in enumerate(order)} | {_norm(a): ids[t] for a, t in aliases.items()}
+        lookup_c = {_norm(c): c for c in by_name} | {_norm(a): c for a, c in continent_aliases.items()}
+        values = {
+            "name": name,
+            "description": description,
+            "source": source,
+            "territories": tuple(order),
+            "continents": MappingProxyType(by_name),
+            "borders": tuple((order[a], order[b]) for a, b in edges),
+            "adjacency": matrix,
+            "continent_ids": tuple((c.bonus, frozenset(c.ids)) for c in by_name.values()),
+            "aliases": MappingProxyType(aliases),
+            "continent_aliases": MappingProxyType(continent_aliases),
+            "positions": MappingProxyType(_positions(data.get("positions", {}), order)),
+            "_nbrs": nbrs,
+            "_cont_of": tuple(owner[t] for t in order),
+            "_lookup": MappingProxyType(lookup),
+            "_lookup_continent": MappingProxyType(lookup_c),
+        }
+        for attribute, value in values.items():
+            object.__setattr__(self, attribute, value)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Board:
+        """Build a board from data in the documented format, validating it.
+
+        Parameters
+        ----------
+        data : mapping
+            As described in the module docstring.
+
+        Raises
+        ------
+        BoardError
+            Naming the problem: a bad key, an unknown territory in a border or
+            alias, a self-loop, a repeated border, a territory in two
+            continents or none, a duplicate name, an empty continent, a bad
+            bonus, an alias clashing with a name, a disconnected graph, or
+            positions that are not two finite numbers for every territory
+            (or for none).
+
+        Examples
+        --------
+        >>> toy = Board.from_dict({"name": "toy", "continents": [
+        ...     {"name": "East", "bonus": 2, "territories": ["A", "B"]},
+        ...     {"name": "West", "bonus": 1, "territories": ["C"]}],
+        ...     "borders": [["A", "B"], ["B", "C"]], "aliases": {"Alpha": "A"}})
+        >>> toy, toy.neighbors("alpha"), toy.border_territories("East")
+        (Board('toy', 3 territories, 2 borders), ('B',), ('B',))
+        """
+        return cls(data)
+
+    @classmethod
+    def from_json(cls, source: str | os.PathLike[str]) -> Board:
+        """Build a board from JSON text, or from the path of a JSON file.
+
+        A ``str`` whose first non-blank character is ``{`` or ``[`` is read as
+        JSON text; any other ``str`` or path-like object names a UTF-8 file.
+
+        Raises
+        ------
+        BoardError
+            If the JSON is malformed or the data invalid (see :meth:`from_dict`); reading a file may raise OSError.
+        """
+        if isinstance(source, str) and source.lstrip().startswith(("{", "[")):
+            text, where = source, "JSON text"
+        else:
+            text, where = Path(source).read_text(encoding="utf-8"), repr(os.fspath(source))
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise BoardError(f"invalid board JSON in {where}: {error}") from None
+        return cls(data)
+
+    @staticmethod
+    def load(name: str) -> Board:
+        """Return a board shipped with riskmath, by name (one of :data:`~riskmath.game.board.BOARDS`); cached.
+
+        Examples
+        --------
+        >>> Board.load("anniversary_1999")
+        Board('anniversary_1999', 42 territories, 82 borders)
+        """
+        if name not in BOARDS:
+            _fail(f"unknown board {name!r}; expected one of {', '.join(map(repr, BOARDS))}")
+        return _load_shipped(name)
+
+    @staticmethod
+    def classic() -> Board:
+        """The classic 42-territory, 83-border world map (cached)."""
+        return _load_shipped("classic")
+
+    @staticmethod
+    def anniversary_1999() -> Board:
+        """The 1999 anniversary board, without East Africa--Middle East (82 borders; cached)."""
+        return _load_shipped("anniversary_1999")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The board as JSON-ready data (borders as in ``borders``); ``from_dict`` inverts it."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "source": self.source,
+            "territories": list(self.territories),
+            "continents": [
+                {"name": c.name, "bonus": c.bonus, "territories": list(c.territories)} for c in self.continents.values()
+            ],
+            "borders": [list(pair) for pair in self.borders],
+            "aliases": dict(self.aliases),
+            "continent_aliases": dict(self.continent_aliases),
+            "positions": {t: list(xy) for t, xy in self.positions.items()},
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text (UTF-8 safe, non-ASCII kept)."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def index(self, territory: TerritoryKey) -> int:
+        """The id of a territory given by canonical name, alias or id.
+
+        Names ignore case and collapse whitespace.  Ids are Python or NumPy
+        integers in ``0..len(board)-1``.
+
+        Raises
+        ------
+        BoardError
+            For an unknown name (suggesting a close match) or an id out of range.
+
+        Examples
+        --------
+        >>> board = Board.classic()
+        >>> board.index("  eastern   canada "), board.index("Venezuala"), board.index(41)
+        (5, 9, 41)
+        """
+        if type(territory) is int and 0 <= territory < len(self.territories):  # the common case, first
+            return territory
+        if isinstance(territory, str):
+            found = self._lookup.get(_norm(territory))
+            if found is None:
+                _fail(
+                    f"unknown territory {territory!r}"
+                    + _suggest(territory, {_norm(t): t for t in (*self, *self.aliases)})
+                )
+            return found
+        if isinstance(territory, bool) or not isinstance(territory, (int, np.integer)):
+            _fail(f"a territory is a name or an integer id, got {territory!r}")
+        if 0 <= territory < len(self.territories):
+            return int(territory)
+        _fail(f"territory id {territory!r} is out of range 0..{len(self.territories) - 1}")
+
+    def name_of(self, territory: TerritoryKey) -> str:
+        """The canonical name of a territory (given by id, name or alias)."""
+        return self.territories[self.index(territory)]
+
+    def __contains__(self, territory: object) -> bool:
+        """Whether ``territory`` (name, alias or id) is on the board."""
+        try:
+            return self.index(territory) >= 0  # type: ignore[arg-type]
+        except BoardError:
+            return False
+
+    def _continent(self, continent: str) -> Continent:
+        found = self._lookup_continent.get(_norm(continent)) if isinstance(continent, str) else None
+        if found is None:
+            _fail(f"unknown continent {continent!r}" + _suggest(str(continent), {_norm(c): c for c in self.continents}))
+        return self.continents[found]
+
+    def continent_of(self, territory: TerritoryKey) -> str:
+        """The name of the continent a territory belongs to."""
+        return self._cont_of[self.index(territory)]
+
+    def neighbors(self, territory: TerritoryKey) -> tuple[str, ...]:
+        """Canonical names of the territories bordering ``territory``, in id order."""
+        return tuple(self.territories[j] for j in self._nbrs[self.index(territory)])
+
+    def neighbor_ids(self, territory: TerritoryKey) -> tuple[int, ...]:
+        """Ids of the territories bordering ``territory``, ascending (fast for an ``int`` id)."""
+        if type(territory) is int and 0 <= territory < len(self._nbrs):
+            return self._nbrs[territory]
+        return self._nbrs[self.index(territory)]
+
+    def is_adjacent(self, a: TerritoryKey, b: TerritoryKey) -> bool:
+        """Whether ``a`` and ``b`` share a border (a territory is not adjacent to itself)."""
+        return bool(self.adjacency[self.index(a), self.index(b)])
+
+    def border_territories(self, continent: str) -> tuple[str, ...]:
+        """Territories of ``continent`` (name or alias) with a neighbour in another continent, in id order."""
+        c = self._continent(continent)
+        inside = frozenset(c.ids)
+        return tuple(self.territories[i] for i in c.ids if any(j not in inside for j in self._nbrs[i]))
+
+    def reachable(self, start: TerritoryKey, within: Iterable[TerritoryKey] | None = None) -> tuple[str, ...]:
+        """Territories reachable from ``start`` through territories of ``within``.
+
+        Every territory on the way, ``start`` included, must be in ``within``
+        (default: the whole board); the result is in id order and is empty if
+        ``start`` is not in ``within``.  With ``within`` a player's territories
+        this is where a connected-path fortification from ``start`` may go.
+
+        Examples
+        --------
+        >>> Board.classic().reachable("Peru", within=["Peru", "Brazil", "Argentina", "North Africa", "Egypt"])
+        ('Peru', 'Brazil', 'Argentina', 'North Africa', 'Egypt')
+        """
+        allowed = None if within is None else {self.index(t) for t in within}
+        first = self.index(start)
+        if allowed is not None and first not in allowed:
+            return ()
+        return tuple(self.territories[i] for i in sorted(_bfs(first, self._nbrs, allowed)))
+
+    def path_exists(self, a: TerritoryKey, b: TerritoryKey, allowed: Iterable[TerritoryKey] | None = None) -> bool:
+        """Whether a path joins ``a`` to ``b`` using only territories in ``allowed`` (ends included).
+
+        Examples
+        --------
+        >>> Board.classic().path_exists("Alaska", "Alberta", allowed={"Alaska", "Kamchatka", "Alberta"})
+        True
+        >>> Board.classic().path_exists("Kamchatka", "Alberta", allowed={"Kamchatka", "Alberta"})
+        False
+        """
+        return self.name_of(b) in self.reachable(a, allowed)
+
+    def connected_within(self, territories: Iterable[TerritoryKey]) -> bool:
+        """Whether ``territories`` form one connected group (true for zero or one territory).
+
+        Examples
+        --------
+        >>> Board.classic().connected_within(["Siam", "India", "China"])
+        True
+        >>> Board.classic().connected_within(["Siam", "Japan"])
+        False
+        """
+        ids = {self.index(t) for t in territories}
+        return not ids or len(_bfs(min(ids), self._nbrs, ids)) == len(ids)
+
+    def __len__(self) -> int:
+        return len(self.territories)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.territories)
+
+    def __repr__(self) -> str:
+        return f"Board({self.name!r}, {len(self)} territories, {len(self.borders)} borders)"
+
+    def _identity(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self is other or self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        return (Board.from_dict, (self.to_dict(),))
+
+
+def _bfs(start: int, nbrs: Sequence[Sequence[int]], allowed: Set[int] | None) -> set[int]:
+    """Ids reachable from ``start`` (assumed allowed) through ``allowed`` ids (all if None)."""
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        for j in nbrs[queue.popleft()]:
+            if j not in seen and (allowed is None or j in allowed):
+                seen.add(j)
+                queue.append(j)
+    return seen
+
+
+@functools.cache
+def _load_shipped(name: str) -> Board:
+    text = resources.files("riskmath.game").joinpath("data", f"{name}.json").read_text(encoding="utf-8")
+    return Board.from_json(text)

@@ -1,0 +1,50 @@
+"""The exact odds: one roll, whole battles, chained conquests, plans and policies (no I/O, no game state).
+
+The layers inside, each using only those above it in this list:
+
+* :mod:`~riskmath.odds.dice`: one roll of the dice as an exact table (:func:`roll_odds`, :class:`CombatRules`);
+* :mod:`~riskmath.odds._sweeps`: the kernels that sweep a whole battle's absorbing chain forward or backward;
+* :mod:`~riskmath.odds.battles`, :mod:`~riskmath.odds.matrix`, :mod:`~riskmath.odds.tables`: whole battles
+  (:func:`battle`), the same chain as sparse matrices (:func:`battle_chain`), odds tables for a grid
+  (:func:`odds_table`);
+* :mod:`~riskmath.odds.conquests`, :mod:`~riskmath.odds.planning`, :mod:`~riskmath.odds.plans`: one stack
+  taking a path (:func:`conquest`, :func:`armies_needed`) or a tree (:func:`plan_conquest`);
+* :mod:`~riskmath.odds.policy`: optimal dice and stopping policies (:func:`optimal_policy`).
+"""
+
+from riskmath.odds.battles import STATISTICS, Battle, battle, battle_statistics
+from riskmath.odds.conquests import Conquest, conquest
+from riskmath.odds.dice import CombatRules, RollOdds, roll_odds
+from riskmath.odds.matrix import BattleChain, battle_chain
+from riskmath.odds.planning import CombinedAttack, armies_needed, combined_attack, defence_allocations, success_curve
+from riskmath.odds.plans import PlanResult, Target, plan_conquest
+from riskmath.odds.policy import OBJECTIVES, Policy, optimal_policy, solve_matrix_game
+from riskmath.odds.tables import format_table, odds_table
+
+__all__ = [
+    "OBJECTIVES",
+    "STATISTICS",
+    "Battle",
+    "BattleChain",
+    "CombatRules",
+    "CombinedAttack",
+    "Conquest",
+    "PlanResult",
+    "Policy",
+    "RollOdds",
+    "Target",
+    "armies_needed",
+    "battle",
+    "battle_chain",
+    "battle_statistics",
+    "combined_attack",
+    "conquest",
+    "defence_allocations",
+    "format_table",
+    "odds_table",
+    "optimal_policy",
+    "plan_conquest",
+    "roll_odds",
+    "solve_matrix_game",
+    "success_curve",
+]

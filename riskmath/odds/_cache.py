@@ -1,0 +1,131 @@
+"""Cached battle and conquest odds for agents and evaluation (floats, many small queries).
+
+Re-exported by :mod:`riskmath.evaluate`, where they are documented.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from riskmath.odds._sweeps import kernel
+from riskmath.odds.battles import battle_statistics
+from riskmath.odds.conquests import conquest
+
+if TYPE_CHECKING:
+    from riskmath.odds.dice import CombatRules
+
+__all__ = ["chain_success", "win_probability"]
+
+
+@lru_cache(maxsize=16)
+def _win_grid(combat: CombatRules, size: int) -> np.ndarray:
+    return battle_statistics(size, size, ("win_probability",), rules=combat)["win_probability"]
+
+
+def _plenty(defenders: int) -> int:
+    """A stack size past which failing is (checked to be) negligible: see :func:`win_probability`."""
+    return 4 * defenders + 40
+
+
+_RESOLUTION = 1e-12
+
+
+def win_probability(attackers: int, defenders: int, combat: CombatRules) -> float:
+    """``battle(attackers, defenders).win_probability`` from a cached grid (0 when ``attackers`` < 1).
+
+    The grid grows in powers of two and is kept per combat variant, so that
+    agents can ask for many battles' odds cheaply.  Odds grow with the
+    attackers, so a stack far larger than the defence (over ``4 d + 40``) is
+    looked up at ``4 d + 40`` when the chance of failing there is below
+    1e-12: the answer is then within 1e-12 of the exact one.
+
+    Examples
+    --------
+    >>> from riskmath.odds.dice import CombatRules
+    >>> round(win_probability(3, 2, CombatRules()), 6)  # three attackers against two, to the end
+    0.655954
+    """
+    if attackers < 1:
+        return 0.0
+    if defenders < 1:
+        return 1.0
+    if attackers > _plenty(defenders):
+        p = win_probability(_plenty(defenders), defenders, combat)
+        if 1.0 - p < _RESOLUTION:
+            return p
+    size = 32
+    while size < attackers or size < defenders:
+        size *= 2
+    return float(_win_grid(combat, size)[attackers - 1, defenders - 1])
+
+
+@lru_cache(maxsize=65536)
+def chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
+    """``conquest(attackers, defenders).success_probability`` as a float, memoised for agents.
+
+    As in :func:`win_probability`, a stack over ``4 D + 40`` (``D`` the
+    defenders in all) is computed at that size when failing there has a
+    chance below 1e-12.
+    """
+    if attackers < 1:
+        return 0.0
+    if len(defenders) == 1:
+        return win_probability(attackers, defenders[0], combat)
+    plenty = _plenty(sum(defenders))
+    if attackers > plenty:
+        p = chain_success(plenty, defenders, combat)
+        if 1.0 - p < _RESOLUTION:
+            return p
+    if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
+        return float(conquest(attackers, list(defenders), rules=combat).success_probability)
+    battles = _battles(combat, _size(attackers))
+    force = np.zeros(battles.size + 1)
+    force[attackers] = 1.0
+    for k, d in enumerate(defenders):
+        force = force @ battles.ending(d)  # survivors of the win; losses drop out
+        if k < len(defenders) - 1:
+            force = np.append(force[1:], 0.0)  # one army stays behind in each capture
+    return min(1.0, float(force.sum()))
+
+
+_MATRIX_LIMIT = 256
+
+
+def _size(attackers: int) -> int:
+    size = 64
+    while size < attackers:
+        size *= 2
+    return size
+
+
+class _Battles:
+    """``ending(d)[a, k]``: the chance that ``a`` attackers beat ``d`` defenders with ``k`` left (built lazily)."""
+
+    def __init__(self, combat: CombatRules, size: int) -> None:
+        self.size = size
+        self.kern = kernel(combat)
+        self.by_defenders: list[np.ndarray] = [np.eye(size + 1)]
+        self.by_defenders[0][0, 0] = 0.0  # no attackers left is a loss, not a win
+
+    def ending(self, d: int) -> np.ndarray:
+        kern, size = self.kern, self.size
+        while len(self.by_defenders) <= d:
+            e_total = len(self.by_defenders)
+            table = np.zeros((size + 1, size + 1))
+            for a in range(1, size + 1):
+                c, e = min(kern.max_a, a), min(kern.max_d, e_total)
+                pairs = min(c, e)
+                for lost, p in enumerate(kern.prob[c][e]):
+                    killed = pairs - lost
+                    if p:  # the state after the roll: (a - lost, e_total - killed), in this table if killed == 0
+                        table[a] += p * (table if killed == 0 else self.by_defenders[e_total - killed])[a - lost]
+            self.by_defenders.append(table)
+        return self.by_defenders[d]
+
+
+@lru_cache(maxsize=8)
+def _battles(combat: CombatRules, size: int) -> _Battles:
+    return _Battles(combat, size)

@@ -1,0 +1,462 @@
+"""Kernels for the battle chain (private module).
+
+A battle state is ``(a, d)``: ``a`` armies able to attack, ``d`` defending
+armies.  From a transient state (``a > stop_at`` and ``d >= 1``) one roll of
+``c = min(max_attacker_dice, a)`` against ``e = min(max_defender_dice, d)``
+dice leads to ``(a - i, d - j)`` with ``i + j = min(c, e)``.  Every roll
+removes at least one army, so the chain is acyclic and both directions below
+are single sweeps over the grid, never linear solves:
+
+* :func:`forward_float` / :func:`forward_exact` push probability mass from the
+  start state and return the probability of ending in every absorbing state
+  plus the expected number of rolls (the total mass that passes through
+  transient states).
+* :func:`backward_float` / :func:`backward_exact` compute, for *every* start
+  state of a grid at once, the expectation of a function of the final state
+  (win indicator, survivors, their squares, ...), optionally plus a cost per
+  roll (expected rolls).
+
+Vectorisation.  Columns are processed one defender count ``d`` at a time.
+Within a column the only same-column move is "the attacker loses every
+compared pair", which, for rows throwing the maximum number of dice, is the
+linear recurrence ``x[a] = f[a] + q * x[a - L]``: one call of
+:func:`scipy.signal.lfilter` solves it for the whole column.  The few rows
+with fewer than the maximum dice (``a < max_attacker_dice``) are handled by
+scalar code.  The cost is ``O(A * D)`` flops in ``O(D)`` NumPy calls.
+
+Exact arithmetic.  Let ``K = sides_a**max_a * sides_d**max_d``; every roll
+probability ``p`` with ``L`` compared pairs makes ``p * K**L`` an integer.  A
+mass that has lost ``n`` armies so far therefore has the denominator ``K**n``
+and the exact kernels carry integer numerators only (no gcd per operation),
+converting to :class:`~fractions.Fraction` at the end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.signal import lfilter
+
+from riskmath.odds.dice import CombatRules
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """Per-roll transition data of a :class:`CombatRules`, in three number types.
+
+    ``prob[c][e][i]`` is the probability that ``c`` attacking dice against
+    ``e`` defending dice cost the attacker ``i`` armies (and the defender
+    ``min(c, e) - i``); ``exact`` holds the same as Fractions and ``weight``
+    as the integers ``p * K**min(c, e)``.
+    """
+
+    rules: CombatRules
+    scale: int
+    prob: dict[int, dict[int, FloatArray]]
+    exact: dict[int, dict[int, tuple[Fraction, ...]]]
+    weight: dict[int, dict[int, tuple[int, ...]]]
+
+    @property
+    def max_a(self) -> int:
+        return self.rules.attacker_max_dice
+
+    @property
+    def max_d(self) -> int:
+        return self.rules.defender_max_dice
+
+
+_KERNELS: dict[CombatRules, Kernel] = {}
+
+
+def kernel(rules: CombatRules) -> Kernel:
+    """The (cached) :class:`Kernel` of ``rules``."""
+    cached = _KERNELS.get(rules)
+    if cached is not None:
+        return cached
+    scale = rules.attacker_sides**rules.attacker_max_dice * rules.defender_sides**rules.defender_max_dice
+    prob: dict[int, dict[int, FloatArray]] = {}
+    exact: dict[int, dict[int, tuple[Fraction, ...]]] = {}
+    weight: dict[int, dict[int, tuple[int, ...]]] = {}
+    for c in range(1, rules.attacker_max_dice + 1):
+        prob[c], exact[c], weight[c] = {}, {}, {}
+        for e in range(1, rules.defender_max_dice + 1):
+            odds = rules.roll_odds(c, e)
+            pairs = min(c, e)
+            by_loss = tuple(odds[(i, pairs - i)] for i in range(pairs + 1))
+            exact[c][e] = by_loss
+            prob[c][e] = np.array([float(p) for p in by_loss])
+            scaled = [p * scale**pairs for p in by_loss]
+            assert all(w.denominator == 1 for w in scaled)  # holds by the choice of scale
+            weight[c][e] = tuple(int(w) for w in scaled)
+    result = Kernel(rules, scale, prob, exact, weight)
+    _KERNELS[rules] = result
+    return result
+
+
+def _feedback(pairs: int, q: float) -> FloatArray:
+    """Denominator of ``y[n] = x[n] + q * y[n - pairs]`` for lfilter."""
+    coefficients = np.zeros(pairs + 1)
+    coefficients[0] = 1.0
+    coefficients[pairs] = -q
+    return coefficients
+
+
+Forward = tuple[FloatArray, FloatArray, float]
+
+
+def forward_float(attackers: int, defenders: int, stop_at: int, kern: Kernel) -> Forward:
+    """Absorption probabilities and expected rolls from ``(attackers, defenders)``.
+
+    Returns ``(win, stop, expected_rolls)``: ``win[a]`` (shape ``(A + 1,)``)
+    is the probability of ending with the defender wiped out and ``a``
+    attackers left; ``stop[a, d]`` (shape ``(min(stop_at, A) + 1, D + 1)``)
+    the probability of ending with ``a <= stop_at`` attackers and ``d >= 1``
+    defenders.  Needs ``defenders >= 1``.
+
+    Picks the cheaper sweep: one call per column (:func:`forward_columns`)
+    when there are few defenders, one per anti-diagonal otherwise.
+    """
+    A, D = attackers, defenders
+    if _COLUMN_COST * D < A + D:
+        mass = np.zeros((A + 1, D + 1))
+        mass[A, D] = 1.0
+        return forward_columns(mass, stop_at, kern)
+    return _forward_diagonals(A, D, stop_at, kern)
+
+
+# One column sweep step (an lfilter call and a few slices) costs about as much
+# as this many anti-diagonal steps (one convolution each); measured in bench/.
+_COLUMN_COST = 12
+
+
+def forward_columns(mass: FloatArray, stop_at: int, kern: Kernel) -> Forward:
+    """Sweep an arbitrary initial distribution over the states, column by column.
+
+    ``mass[a, d]`` (shape ``(A + 1, D + 1)``) is the initial probability of
+    each state; it is overwritten with visit probabilities.  Returns
+    ``(win, stop, expected_rolls)`` as :func:`forward_float`; mass that starts
+    in an absorbing state stays there.  Each column costs one
+    :func:`scipy.signal.lfilter` call: the only same-column move, "the attacker
+    loses every compared pair", is the recurrence ``x[a] += q * x[a + pairs]``.
+    """
+    A, D = mass.shape[0] - 1, mass.shape[1] - 1
+    k = stop_at
+    ma, md = kern.max_a, kern.max_d
+    lo = max(ma, k + 1)  # first transient row throwing the maximum dice
+    for d in range(D, 0, -1):
+        e = min(md, d)
+        col = mass[:, d]
+        if lo <= A:
+            pairs = min(ma, e)
+            p = kern.prob[ma][e]
+            col[lo:] = lfilter([1.0], _feedback(pairs, p[pairs]), col[lo:][::-1])[::-1]
+            for s in range(lo, min(A, lo + pairs - 1) + 1):
+                col[s - pairs] += p[pairs] * col[s]
+            for i in range(pairs):
+                mass[lo - i : A + 1 - i, d - (pairs - i)] += p[i] * col[lo:]
+        for a in range(min(lo - 1, A), k, -1):  # rows with fewer dice, top down
+            pairs = min(a, e)
+            p = kern.prob[a][e]
+            for i in range(pairs + 1):
+                mass[a - i, d - pairs + i] += p[i] * col[a]
+    expected_rolls = float(mass[k + 1 :, 1:].sum())
+    return mass[:, 0].copy(), mass[: min(k, A) + 1].copy(), expected_rolls
+
+
+def _forward_diagonals(attackers: int, defenders: int, stop_at: int, kern: Kernel) -> Forward:
+    """:func:`forward_float` by anti-diagonals, for a start in one state.
+
+    ``mass`` is allocated as a full grid for simple indexing, but only its
+    edge rows and columns are ever touched; the bulk lives in one diagonal
+    buffer, so the memory actually used is ``O(A + D)``.
+    """
+    A, D, k = attackers, defenders, stop_at
+    mass = np.zeros((A + 1, D + 1))
+    mass[A, D] = 1.0
+    if k >= A:
+        return mass[:, 0].copy(), mass[: A + 1].copy(), 0.0
+    ma, md = kern.max_a, kern.max_d
+    lo = max(ma, k + 1)
+
+    # Bulk: both sides throw their maximum dice, so one roll moves the mass
+    # of the anti-diagonal a + d = s to s - pairs; with the diagonal stored
+    # contiguously over a, that roll is one convolution.  Mass leaving the bulk
+    # (a < lo or d < max_d) is written to ``mass``; as every bulk roll removes
+    # ``pairs`` armies, the rolls spent in the bulk follow from where it left.
+    flat = mass.ravel()
+    bulk_rolls = 0.0
+    if lo <= A and md <= D:
+        pairs = min(ma, md)
+        step = kern.prob[ma][md][::-1]
+        current, base = np.ones(1), A  # diagonal s holds rows base .. base + len - 1
+        mass[A, D] = 0.0  # bulk cells live in ``current`` only
+        for s in range(A + D, lo + md - pairs - 1, -pairs):
+            a0, a1 = max(lo, s - D), min(A, s - md)
+            top = base + len(current) - 1
+            if a0 > a1:  # nothing left in the bulk: the whole diagonal leaves
+                a0, a1 = top + 1, top
+            leaving = 0.0
+            if base < a0:
+                flat[s + base * D : s + a0 * D : D] = current[: a0 - base]
+                leaving += current[: a0 - base].sum()
+            if top > a1:
+                flat[s + (a1 + 1) * D : s + top * D + 1 : D] = current[a1 + 1 - base :]
+                leaving += current[a1 + 1 - base :].sum()
+            bulk_rolls += leaving * (A + D - s) / pairs
+            if a0 > a1:
+                break
+            current, base = np.convolve(current[a0 - base : a1 + 1 - base], step), a0 - pairs
+
+    # Edge columns: the defender throws fewer than its maximum (d < max_d).
+    for d in range(min(md - 1, D), 0, -1):
+        if lo > A:
+            break
+        col = mass[:, d]
+        pairs = min(ma, d)
+        p = kern.prob[ma][d]
+        col[lo:] = lfilter([1.0], _feedback(pairs, p[pairs]), col[lo:][::-1])[::-1]
+        for s in range(lo, min(A, lo + pairs - 1) + 1):
+            col[s - pairs] += p[pairs] * col[s]
+        for i in range(pairs):
+            mass[lo - i : A + 1 - i, d - (pairs - i)] += p[i] * col[lo:]
+
+    # Edge rows: the attacker throws fewer than its maximum (a < max_a).
+    for a in range(min(lo - 1, A), k, -1):
+        row = mass[a]
+        if md <= D:
+            pairs = min(a, md)
+            p = kern.prob[a][md]
+            row[md:] = lfilter([1.0], _feedback(pairs, p[0]), row[md:][::-1])[::-1]
+            for d in range(md, min(D, md + pairs - 1) + 1):
+                row[d - pairs] += p[0] * row[d]
+            for i in range(1, pairs + 1):
+                mass[a - i, md - pairs + i : D + 1 - pairs + i] += p[i] * row[md:]
+        for d in range(min(md - 1, D), 0, -1):
+            pairs = min(a, d)
+            p = kern.prob[a][d]
+            for i in range(pairs + 1):
+                mass[a - i, d - pairs + i] += p[i] * row[d]
+
+    # Every transient edge cell of ``mass`` now holds the probability of
+    # visiting it, i.e. of one roll from there.
+    edge_rolls = mass[k + 1 : lo, 1:].sum() + mass[lo:, 1:md].sum()
+    return mass[:, 0].copy(), mass[: k + 1].copy(), bulk_rolls + float(edge_rolls)
+
+
+def forward_exact(
+    attackers: int, defenders: int, stop_at: int, kern: Kernel
+) -> tuple[list[Fraction], list[list[Fraction]], Fraction]:
+    """Exact counterpart of :func:`forward_float`, with lists of Fractions."""
+    return forward_exact_from({(attackers, defenders): Fraction(1)}, stop_at, kern)
+
+
+def _scale_exponent(probability: Fraction, K: int) -> int:
+    """Smallest ``n`` with ``probability * K**n`` an integer (K's primes only)."""
+    rest = probability.denominator
+    while (common := math.gcd(rest, K)) > 1:
+        rest //= common
+    if rest != 1:
+        raise ValueError(f"{probability} is not a multiple of a power of 1/{K}")
+    n, power = 0, 1
+    while power % probability.denominator:
+        n, power = n + 1, power * K
+    return n
+
+
+def forward_exact_from(
+    initial: dict[tuple[int, int], Fraction],
+    stop_at: int,
+    kern: Kernel,
+    shape: tuple[int, int] | None = None,
+) -> tuple[list[Fraction], list[list[Fraction]], Fraction]:
+    """Exact sweep of an initial distribution ``{(a, d): probability}``.
+
+    The probabilities must be multiples of powers of ``1 / K`` (as every
+    probability this module produces is).  Returns ``(win, stop,
+    expected_rolls)`` like :func:`forward_float`, for states up to
+    ``shape = (A, D)`` (default: the largest ``a`` and ``d`` in ``initial``).
+    """
+    A, D = shape if shape is not None else (max(a for a, _ in initial), max(d for _, d in initial))
+    k = stop_at
+    ma, md, K = kern.max_a, kern.max_d, kern.scale
+    # numer[(a, d)] / K**(extra + A - a + D - d) is the probability of visiting
+    # (a, d): every roll that removes n armies multiplies by an integer / K**n.
+    extra = max(_scale_exponent(p, K) - (A - a + D - d) for (a, d), p in initial.items())
+    extra = max(extra, 0)
+    numer: dict[tuple[int, int], int] = {}
+    for (a, d), p in initial.items():
+        scaled = p * K ** (extra + A - a + D - d)
+        numer[(a, d)] = numer.get((a, d), 0) + int(scaled)
+    transient_by_level: dict[int, int] = {}
+    for d in range(D, 0, -1):
+        e = min(md, d)
+        for a in range(A, k, -1):
+            n = numer.pop((a, d), 0)
+            if not n:
+                continue
+            level = extra + A - a + D - d
+            transient_by_level[level] = transient_by_level.get(level, 0) + n
+            c = min(ma, a)
+            pairs = min(c, e)
+            for i, w in enumerate(kern.weight[c][e]):
+                target = (a - i, d - (pairs - i))
+                numer[target] = numer.get(target, 0) + n * w
+    zero = Fraction(0)
+    win = [zero] * (A + 1)
+    stop = [[zero] * (D + 1) for _ in range(min(k, A) + 1)]
+    for (a, d), n in numer.items():  # only absorbing states are left
+        if not n:
+            continue
+        p = Fraction(n, K ** (extra + A - a + D - d))
+        if d == 0:
+            win[a] += p
+        else:
+            stop[a][d] += p
+    if not transient_by_level:
+        return win, stop, zero
+    top = max(transient_by_level)
+    total = sum(n * K ** (top - level) for level, n in transient_by_level.items())
+    return win, stop, Fraction(total, K**top)
+
+
+def backward_float(
+    attackers: int,
+    defenders: int,
+    stop_at: int,
+    kern: Kernel,
+    win_value: FloatArray,
+    stop_value: FloatArray,
+    step_cost: FloatArray,
+) -> FloatArray:
+    """Expected values of final-state functions from every start state.
+
+    Parameters
+    ----------
+    win_value : array, shape (attackers + 1, S)
+        Value of ending in ``(a, 0)``.
+    stop_value : array, shape (stop_at + 1, defenders + 1, S)
+        Value of ending in ``(a, d)`` with ``a <= stop_at``.
+    step_cost : array, shape (S,)
+        Added once per roll (1 for "expected rolls", else 0).
+
+    Returns
+    -------
+    array, shape (attackers + 1, defenders + 1, S)
+        ``V[a, d, s]``: expected value of statistic ``s`` from ``(a, d)``.
+        Absorbing entries hold the boundary values themselves.
+    """
+    A, D, k = attackers, defenders, stop_at
+    S = step_cost.shape[0]
+    values = np.zeros((A + 1, D + 1, S))
+    values[k + 1 :, 0] = win_value[k + 1 :]
+    stopped = min(k, A) + 1
+    values[:stopped, 1:] = stop_value[:stopped, 1:]
+    ma, md = kern.max_a, kern.max_d
+    lo = max(ma, k + 1)
+
+    # Edge rows (a < max_a), bottom up; along a row the recurrence is
+    # V[a, d] = f[d] + p0 * V[a, d - pairs].
+    for a in range(k + 1, min(lo - 1, A) + 1):
+        for d in range(1, min(md - 1, D) + 1):
+            pairs = min(a, d)
+            p = kern.prob[a][d]
+            total = step_cost.copy()
+            for i in range(pairs + 1):
+                total += p[i] * values[a - i, d - pairs + i]
+            values[a, d] = total
+        if md <= D:
+            pairs = min(a, md)
+            p = kern.prob[a][md]
+            forcing = np.empty((D + 1 - md, S))
+            forcing[:] = step_cost
+            for i in range(1, pairs + 1):
+                forcing += p[i] * values[a - i, md - pairs + i : D + 1 - pairs + i]
+            known = min(pairs, D + 1 - md)
+            forcing[:known] += p[0] * values[a, md - pairs : md - pairs + known]
+            values[a, md:] = lfilter([1.0], _feedback(pairs, p[0]), forcing, axis=0)
+
+    # Edge columns (d < max_d), left to right; along a column the recurrence
+    # is V[a, d] = f[a] + q * V[a - pairs, d].
+    for d in range(1, min(md - 1, D) + 1):
+        if lo > A:
+            break
+        pairs = min(ma, d)
+        p = kern.prob[ma][d]
+        forcing = np.empty((A + 1 - lo, S))
+        forcing[:] = step_cost
+        for i in range(pairs):
+            forcing += p[i] * values[lo - i : A + 1 - i, d - pairs + i]
+        known = min(pairs, A + 1 - lo)
+        forcing[:known] += p[pairs] * values[lo - pairs : lo - pairs + known, d]
+        values[lo:, d] = lfilter([1.0], _feedback(pairs, p[pairs]), forcing, axis=0)
+
+    # Bulk, one anti-diagonal a + d = s at a time: it depends only on the
+    # diagonal s - pairs.  The diagonals are kept contiguous in a skewed copy,
+    # ``skew[x, s, a] = values[a, s - a, x]``, so that each one is a single
+    # convolution; first the edge cells the bulk reads are copied in.
+    if lo <= A and md <= D:
+        pairs = min(ma, md)
+        p = kern.prob[ma][md]
+        skew = np.zeros((S, A + D + 1, A + 1))
+        for a in range(lo - pairs, lo):
+            skew[:, a : a + D + 1, a] = values[a].T
+        rows = np.arange(lo, A + 1)
+        for d in range(md - pairs, md):
+            skew[:, rows + d, rows] = values[lo:, d].T
+        flat = values.reshape((A + 1) * (D + 1), S)
+        for s in range(lo + md, A + D + 1):
+            a0, a1 = max(lo, s - D), min(A, s - md)
+            for x in range(S):
+                skew[x, s, a0 : a1 + 1] = np.convolve(skew[x, s - pairs, a0 - pairs : a1 + 1], p, "valid")
+                skew[x, s, a0 : a1 + 1] += step_cost[x]
+            flat[s + a0 * D : s + a1 * D + 1 : D] = skew[:, s, a0 : a1 + 1].T
+    return values
+
+
+def backward_exact(
+    attackers: int,
+    defenders: int,
+    stop_at: int,
+    kern: Kernel,
+    win_value: Sequence[Sequence[int | Fraction]],
+    stop_value: Sequence[Sequence[Sequence[int | Fraction]]],
+    step_cost: Sequence[int],
+) -> list[list[list[Fraction]]]:
+    """Exact counterpart of :func:`backward_float`.
+
+    Boundary values may be integers or Fractions whose denominators divide a
+    power of ``K``.  Internally ``U[a][d] = V[a][d] * K**(extra + a + d)`` is
+    an integer, ``extra`` being the power of ``K`` the boundary values need.
+    """
+    A, D, k = attackers, defenders, stop_at
+    S = len(step_cost)
+    ma, md, K = kern.max_a, kern.max_d, kern.scale
+    boundary = [Fraction(v) for a in range(k + 1, A + 1) for v in win_value[a]]
+    boundary += [Fraction(v) for a in range(min(k, A) + 1) for d in range(1, D + 1) for v in stop_value[a][d]]
+    extra = max([_scale_exponent(v, K) for v in boundary], default=0)
+    powers = [K ** (extra + n) for n in range(A + D + 1)]
+    scaled: list[list[list[int]]] = [[[0] * S for _ in range(D + 1)] for _ in range(A + 1)]
+    for a in range(k + 1, A + 1):
+        scaled[a][0] = [int(v * powers[a]) for v in win_value[a]]
+    for a in range(min(k, A) + 1):
+        for d in range(1, D + 1):
+            scaled[a][d] = [int(v * powers[a + d]) for v in stop_value[a][d]]
+    for d in range(1, D + 1):
+        e = min(md, d)
+        for a in range(k + 1, A + 1):
+            c = min(ma, a)
+            pairs = min(c, e)
+            total = [cost * powers[a + d] for cost in step_cost]
+            for i, w in enumerate(kern.weight[c][e]):
+                source = scaled[a - i][d - (pairs - i)]
+                for s in range(S):
+                    total[s] += w * source[s]
+            scaled[a][d] = total
+    return [[[Fraction(u, powers[a + d]) for u in scaled[a][d]] for d in range(D + 1)] for a in range(A + 1)]

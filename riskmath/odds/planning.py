@@ -1,0 +1,420 @@
+"""Planning queries on top of chained conquests.
+
+* :func:`armies_needed`: the fewest attackers that take a path with a given
+  probability (bisection on the success probability, exact at the threshold).
+* :func:`combined_attack`: several stacks attacking one territory in turn, the
+  defender's surviving distribution carrying over.
+* :func:`defence_allocations`: every way to spread a number of defending
+  armies along a path, ranked by the attacker's success probability.
+* :func:`success_curve`: the success probability of a path for every number
+  of attackers at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import cached_property
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from riskmath._validation import check_int
+from riskmath.errors import InvalidArgumentError
+from riskmath.odds._sweeps import backward_exact, backward_float, kernel
+from riskmath.odds.conquests import Conquest, Number, Vector, _check_exact, _number, _path, _steps, _zeros, sweep
+from riskmath.odds.dice import CombatRules, resolve_rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["CombinedAttack", "armies_needed", "combined_attack", "defence_allocations", "success_curve"]
+
+
+def armies_needed(
+    defenders: int | Sequence[int],
+    probability: float | Fraction,
+    *,
+    leave: int | Sequence[int] = 1,
+    rules: object = None,
+    max_attackers: int = 100_000,
+) -> int:
+    """The fewest armies able to attack that take the path with a given probability.
+
+    Parameters
+    ----------
+    defenders : int or sequence of int
+        The path, as for :func:`conquest` (an int is one territory).
+    probability : float or Fraction
+        Required success probability, strictly between 0 and 1.
+    leave : int or sequence of int, default 1
+        As for :func:`conquest`.
+    rules : CombatRules, optional
+        Combat variant.
+    max_attackers : int, default 100000
+        Give up above this many.
+
+    Returns
+    -------
+    int
+        The smallest ``attackers`` with ``conquest(attackers, ...)`` succeeding
+        with probability ``>= probability``.
+
+    Notes
+    -----
+    The success probability grows with the number of attackers, so the
+    answer is found by doubling and then bisection, ``O(log n)`` conquests.
+    Near the threshold (within 1e-9) the comparison is redone in exact
+    arithmetic, so the answer is exact: ``n - 1`` armies fall short and ``n``
+    do not.
+
+    Examples
+    --------
+    >>> armies_needed(10, 0.9)
+    16
+    >>> armies_needed([3, 2, 2], 0.75)
+    11
+    """
+    path = _path(defenders)
+    leaves = _steps("leave", leave, len(path), minimum=0)
+    if isinstance(probability, bool) or not isinstance(probability, (float, int, Fraction)):
+        raise InvalidArgumentError(f"probability must be a number, got {probability!r}")
+    if not 0 < probability < 1:
+        raise InvalidArgumentError(f"probability must be strictly between 0 and 1, got {probability!r}")
+    limit = check_int("max_attackers", max_attackers, minimum=1)
+    combat = resolve_rules(rules)
+    target = Fraction(probability)
+
+    def enough(n: int) -> bool:
+        p = Conquest(n, path, leave=leaves, rules=combat).success_probability
+        if abs(p - float(target)) > 1e-9:
+            return p > float(target)
+        return Conquest(n, path, leave=leaves, exact=True, rules=combat).success_probability >= target
+
+    low, high = 0, 1  # enough(low) is False (no armies take nothing); find enough(high)
+    while not enough(high):
+        low, high = high, 2 * high
+        if high > limit:
+            if enough(limit):
+                high = limit
+                break
+            raise InvalidArgumentError(
+                f"no number of attackers up to max_attackers={limit} reaches probability {probability!r}"
+            )
+    while high - low > 1:
+        middle = (low + high) // 2
+        if enough(middle):
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+class CombinedAttack:
+    """Several stacks attacking one territory in turn; see :func:`combined_attack`.
+
+    Attributes
+    ----------
+    stacks : tuple of int
+        Armies able to attack of each stack, in the order they attack.
+    defenders : int
+        Defending armies at the start.
+
+    Examples
+    --------
+    A stack of 4 attacks 5 defenders; a stack of 3 attacks whatever is left:
+
+    >>> attack = CombinedAttack([4, 3], 5)
+    >>> round(attack.capture_probability, 4)
+    0.658
+    >>> attack.captured_by().round(4).tolist()
+    [0.3586, 0.2994]
+    """
+
+    def __init__(
+        self,
+        stacks: Sequence[int],
+        defenders: int,
+        *,
+        stop_at: int = 0,
+        exact: bool = False,
+        rules: object = None,
+    ) -> None:
+        if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence) or not stacks:
+            raise InvalidArgumentError(f"stacks must be a non-empty sequence of army counts, got {stacks!r}")
+        self.stacks = tuple(check_int(f"stacks[{i}]", s, minimum=0) for i, s in enumerate(stacks))
+        self.defenders = check_int("defenders", defenders, minimum=1)
+        self.stop_at = check_int("stop_at", stop_at, minimum=0)
+        self.exact = _check_exact(exact)
+        self.rules: CombatRules = resolve_rules(rules)
+        kern = kernel(self.rules)
+        D = self.defenders
+        left = _zeros(D + 1, self.exact)  # defenders left; index 0 = captured
+        left[D] = 1
+        self._survivors: list[Vector] = []
+        self._captured_by: list[Number] = []
+        for a in self.stacks:
+            initial = np.zeros((a + 1, D + 1), dtype=object if self.exact else float)
+            if self.exact:
+                initial[:] = Fraction(0)
+            initial[a, 1:] = left[1:]
+            win, stop = sweep(initial, self.stop_at, kern, self.exact)
+            survivors = win.copy()
+            survivors[: stop.shape[0]] += stop.sum(axis=1)
+            survivors[a] += left[0]  # the territory had already fallen: this stack keeps its armies
+            self._survivors.append(survivors)
+            self._captured_by.append(sum(win))
+            new_left = _zeros(D + 1, self.exact)
+            new_left[0] = left[0] + sum(win)
+            new_left[1:] = stop.sum(axis=0)[1:]
+            left = new_left
+        self._left = left
+
+    def __repr__(self) -> str:
+        return f"CombinedAttack({list(self.stacks)}, {self.defenders})"
+
+    @property
+    def capture_probability(self) -> Number:
+        """Probability that one of the stacks takes the territory."""
+        return _number(self._left[0], self.exact)
+
+    def captured_by(self) -> pd.Series:
+        """P(stack ``j`` makes the capture), indexed by ``j = 0..``; sums to the capture probability."""
+        import pandas as pd
+
+        return pd.Series(
+            self._captured_by,
+            index=pd.RangeIndex(len(self.stacks), name="stack"),
+            name="probability",
+            dtype=object if self.exact else float,
+        )
+
+    @cached_property
+    def defenders_left_distribution(self) -> pd.Series:
+        """Defending armies left after every stack has had its turn (0 = captured)."""
+        import pandas as pd
+
+        return pd.Series(
+            list(self._left),
+            index=pd.Index(range(self.defenders + 1), name="defenders"),
+            name="probability",
+            dtype=object if self.exact else float,
+        )
+
+    def survivors(self, stack: int) -> pd.Series:
+        """Distribution of stack ``stack``'s armies able to attack at the end.
+
+        A stack that never attacks (the territory fell before its turn) keeps
+        all its armies.
+        """
+        import pandas as pd
+
+        j = check_int("stack", stack, minimum=0, maximum=len(self.stacks) - 1)
+        values = self._survivors[j]
+        return pd.Series(
+            list(values),
+            index=pd.Index(range(len(values)), name="attackers"),
+            name="probability",
+            dtype=object if self.exact else float,
+        )
+
+
+def combined_attack(
+    stacks: Sequence[int],
+    defenders: int,
+    *,
+    stop_at: int = 0,
+    exact: bool = False,
+    rules: object = None,
+) -> CombinedAttack:
+    """Several stacks attack one territory one after another.
+
+    Parameters
+    ----------
+    stacks : sequence of int
+        Armies able to attack of each stack (each from its own territory,
+        which keeps one more), in the order they attack.
+    defenders : int
+        Defending armies.
+    stop_at : int, default 0
+        Each stack stops at ``stop_at`` armies able to attack or fewer.
+    exact : bool, default False
+        Fractions instead of floats.
+    rules : CombatRules, optional
+        Combat variant.
+
+    Returns
+    -------
+    CombinedAttack
+        With ``capture_probability``, ``captured_by()``,
+        ``defenders_left_distribution`` and ``survivors(j)``.
+
+    Notes
+    -----
+    The defender's losses carry over: the second stack attacks whatever the
+    first left, as a distribution.  A stack attacks only if the territory
+    still stands.
+
+    Examples
+    --------
+    >>> from riskmath import battle
+    >>> attack = combined_attack([3, 3], 5)
+    >>> round(attack.capture_probability, 4)
+    0.5409
+    >>> round(battle(6, 5).win_probability, 4)    # one stack of 6 does better than 3 + 3
+    0.6377
+    """
+    return CombinedAttack(stacks, defenders, stop_at=stop_at, exact=exact, rules=rules)
+
+
+#: Refuse to enumerate more allocations than this (the count is C(total - 1, territories - 1)).
+MAX_ALLOCATIONS = 200_000
+
+
+def defence_allocations(
+    attackers: int,
+    total: int,
+    territories: int,
+    *,
+    leave: int | Sequence[int] = 1,
+    exact: bool = False,
+    rules: object = None,
+) -> pd.DataFrame:
+    """Every way to spread ``total`` defending armies along a path, ranked for the defender.
+
+    The attacker, with ``attackers`` armies able to attack, must take the
+    ``territories`` territories of the path in order (as in
+    :func:`riskmath.conquest`); each territory holds at least one army.  All
+    ``C(total - 1, territories - 1)`` allocations are evaluated exactly.
+
+    Parameters
+    ----------
+    attackers : int
+        Armies able to attack the first territory.
+    total : int
+        Defending armies to place, ``>= territories``.
+    territories : int
+        Length of the path, ``>= 1``.
+    leave, exact, rules
+        As for :func:`riskmath.conquest`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per allocation, best for the defender first: columns
+        ``allocation`` (a tuple, first territory first) and
+        ``success_probability`` (the attacker's), index ``rank`` from 1.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For bad sizes, or more than :data:`~riskmath.odds.planning.MAX_ALLOCATIONS` allocations.
+
+    Notes
+    -----
+    Glass and Neller (*Optimal Defensive Strategies in One-Dimensional RISK*,
+    Mathematics Magazine 88(3), 2015, 217-230) study this question with a
+    Markov chain model and simulations; their tables were not available to
+    us, so the results here are not checked against theirs (see the docs).
+
+    Examples
+    --------
+    Six armies on two territories against 8 attackers:
+
+    >>> ranking = defence_allocations(8, 6, 2)
+    >>> ranking["allocation"].tolist()
+    [(2, 4), (4, 2), (3, 3), (1, 5), (5, 1)]
+    """
+    a = check_int("attackers", attackers, minimum=0)
+    n = check_int("territories", territories, minimum=1)
+    t = check_int("total", total, minimum=n)
+    count = math.comb(t - 1, n - 1)
+    if count > MAX_ALLOCATIONS:
+        raise InvalidArgumentError(
+            f"{count} allocations of total={t} over territories={n}: more than MAX_ALLOCATIONS={MAX_ALLOCATIONS}"
+        )
+    exact = _check_exact(exact)
+    combat = resolve_rules(rules)
+    leaves = _steps("leave", leave, n, minimum=0)
+    rows = []
+    for cuts in combinations(range(1, t), n - 1):  # compositions of t into n positive parts
+        bounds = (0, *cuts, t)
+        allocation = tuple(bounds[i + 1] - bounds[i] for i in range(n))
+        result = Conquest(a, allocation, leave=leaves, exact=exact, rules=combat)
+        rows.append((allocation, result.success_probability))
+    import pandas as pd
+
+    rows.sort(key=lambda row: (row[1], row[0]))
+    table = pd.DataFrame(rows, columns=["allocation", "success_probability"])
+    table.index = pd.RangeIndex(1, len(rows) + 1, name="rank")
+    return table
+
+
+def success_curve(
+    defenders: int | Sequence[int],
+    max_attackers: int,
+    *,
+    leave: int | Sequence[int] = 1,
+    exact: bool = False,
+    rules: object = None,
+) -> pd.Series:
+    """P(the path falls) for every number of attackers ``0..max_attackers`` at once.
+
+    One backward sweep of the battle chain per territory, last first: with
+    ``G(y)`` the probability of taking the rest of the path when ``y`` armies
+    hold the territory just taken, the previous territory falls with
+    probability ``F(x) = sum_y P(take it with y left | x) G(y - leave)``, for
+    all ``x`` in one sweep.
+
+    Parameters
+    ----------
+    defenders : int or sequence of int
+        The path, as for :func:`riskmath.conquest`.
+    max_attackers : int
+        Largest number of armies able to attack.
+    leave, exact, rules
+        As for :func:`riskmath.conquest`.
+
+    Returns
+    -------
+    pandas.Series
+        Indexed by ``attackers`` ``0..max_attackers``.
+
+    Examples
+    --------
+    >>> from riskmath import conquest
+    >>> curve = success_curve([3, 2, 2], 20)
+    >>> round(float(curve[12]), 4), round(conquest(12, [3, 2, 2]).success_probability, 4)
+    (0.8387, 0.8387)
+    >>> int((curve >= 0.9).idxmax())    # the same answer as armies_needed([3, 2, 2], 0.9)
+    14
+    """
+    import pandas as pd
+
+    path = _path(defenders)
+    X = check_int("max_attackers", max_attackers, minimum=0)
+    leaves = _steps("leave", leave, len(path), minimum=0)
+    exact = _check_exact(exact)
+    kern = kernel(resolve_rules(rules))
+    later: list[Any] = [0] + [1] * X  # G for the last territory: held with y >= 1 armies
+    for k in range(len(path) - 1, -1, -1):
+        d = path[k]
+        if exact:
+            values = backward_exact(X, d, 0, kern, [[g] for g in later], [[[0]] * (d + 1)], [0])
+            falls: list[Any] = [Fraction(0)] + [values[x][d][0] for x in range(1, X + 1)]
+        else:
+            table = backward_float(X, d, 0, kern, np.array(later, float)[:, None], np.zeros((1, d + 1, 1)), np.zeros(1))
+            falls = [0.0, *table[1:, d, 0].tolist()]
+        if k > 0:
+            keep = leaves[k - 1]
+            later = [falls[max(y - keep, 0)] if y > 0 else 0 for y in range(X + 1)]
+        else:
+            later = falls
+    return pd.Series(
+        later,
+        index=pd.RangeIndex(0, X + 1, name="attackers"),
+        name="success_probability",
+        dtype=object if exact else float,
+    )

@@ -1,0 +1,389 @@
+"""Tree plans: a stack that splits after a capture to continue along several branches.
+
+A plan is a tree of :class:`Target` nodes.  The stack attacks the root
+territory; after each capture ``leave`` armies stay, and the armies moving on
+are divided among the node's children by its ``split`` rule, each share
+attacking its child (a share of ``x`` armies is ``x`` armies able to attack:
+the armies left behind in the captured territory provide the one that must
+stay).  A share of 0 cannot attack, so that branch fails.
+
+The branches after a split fight independent battles, so with ``F_v(x)`` the
+probability that the subtree of ``v`` falls to ``x`` attackers,
+
+.. math::
+
+    F_v(x) = \\sum_y P(\\text{take } v \\text{ with } y \\text{ left} \\mid x)
+             \\prod_{c} F_c\\bigl(\\text{share}_c(y - \\text{leave}_v)\\bigr),
+
+one backward sweep of the battle chain per node gives ``F_v`` for every
+``x`` at once.  Forward sweeps then give the distribution of the force at
+every node and, weighting each split by the success of the sibling branches,
+the distribution of armies at each leaf *given that the whole plan succeeds*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from riskmath._validation import check_int
+from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
+from riskmath.odds._sweeps import backward_exact, backward_float, kernel
+from riskmath.odds.conquests import Vector, _check_exact, _mean_sd, _number, _zeros, armies_given, attack_with
+from riskmath.odds.dice import CombatRules, resolve_rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["PlanResult", "Target", "plan_conquest"]
+
+#: How a node divides the armies moving on among its children: ``"even"``;
+#: a sequence with one entry per child, each a fixed number of armies or
+#: ``None`` for "the rest" (at most one ``None``; fixed shares are served in
+#: order while armies last, and without a ``None`` what is left over stays);
+#: or a function of the number of armies moving on returning the shares.
+Split = str | Sequence[int | None] | Callable[[int], Sequence[int]]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One territory of a plan, and what to do after taking it.
+
+    Parameters
+    ----------
+    defenders : int
+        Defending armies (``>= 1``).
+    name : str, optional
+        A label for tables; unnamed targets are labelled by their position,
+        e.g. ``"1.2"`` for the second child of the root's first child.
+    leave : int, default 1
+        Armies that stay in this territory after its capture.
+    then : sequence of Target, default ()
+        The territories attacked next, from this one.
+    split : "even", sequence of int or None, or callable, default "even"
+        How the armies moving on are shared among ``then`` (see :data:`~riskmath.odds.plans.Split`).
+
+    Examples
+    --------
+    Sweeping Australia from Siam: take Indonesia, leave 1, then split the rest
+    between New Guinea (3 fixed armies) and Western Australia (the rest):
+
+    >>> plan = Target(2, "Indonesia", then=[Target(1, "New Guinea"), Target(2, "Western Australia")],
+    ...               split=(3, None))
+    >>> [t.name for t in plan.walk()]
+    ['Indonesia', 'New Guinea', 'Western Australia']
+    >>> plan.shares(7)     # 7 armies move on from Indonesia
+    (3, 4)
+    """
+
+    defenders: int
+    name: str | None = None
+    leave: int = 1
+    then: Sequence[Target] = field(default=())
+    split: Split = "even"
+
+    def __post_init__(self) -> None:
+        check_int("Target.defenders", self.defenders, minimum=1)
+        check_int("Target.leave", self.leave, minimum=0)
+        then = tuple(self.then)
+        for child in then:
+            if not isinstance(child, Target):
+                raise InvalidArgumentError(f"Target.then must hold Targets, got {child!r}")
+        object.__setattr__(self, "then", then)
+        split = self.split
+        if isinstance(split, str):
+            if split != "even":
+                raise InvalidArgumentError(f"Target.split must be 'even', a sequence or a function, got {split!r}")
+        elif callable(split):
+            pass
+        else:
+            shares = tuple(split)
+            if len(shares) != len(then):
+                raise InvalidArgumentError(
+                    f"Target.split must have one share per child ({len(then)}), got {len(shares)}: {shares!r}"
+                )
+            for share in shares:
+                if share is not None:
+                    check_int("Target.split share", share, minimum=0)
+            if sum(share is None for share in shares) > 1:
+                raise InvalidArgumentError(f"Target.split may hold at most one None (the rest), got {shares!r}")
+            object.__setattr__(self, "split", shares)
+
+    @classmethod
+    def path(cls, defenders: Sequence[int], *, names: Sequence[str] | None = None, leave: int = 1) -> Target:
+        """A plan without splits: the territories of ``defenders`` in order."""
+        if not defenders:
+            raise InvalidArgumentError("a path needs at least one territory")
+        labels = list(names) if names is not None else [None] * len(defenders)
+        if len(labels) != len(defenders):
+            raise InvalidArgumentError(f"names must have one entry per territory ({len(defenders)}), got {len(labels)}")
+        node: Target | None = None
+        for d, label in zip(reversed(defenders), reversed(labels), strict=True):
+            node = cls(d, label, leave=leave, then=() if node is None else (node,))
+        assert node is not None
+        return node
+
+    def shares(self, moving_on: int) -> tuple[int, ...]:
+        """Armies each child attacks with when ``moving_on`` armies move on.
+
+        Raises
+        ------
+        InvalidArgumentError
+            If a split function returns a bad allotment.
+        """
+        n = len(self.then)
+        if n == 0:
+            return ()
+        split = self.split
+        if isinstance(split, str):  # even; the first children get the remainder
+            base, extra = divmod(moving_on, n)
+            return tuple(base + (i < extra) for i in range(n))
+        if callable(split):
+            shares = tuple(split(moving_on))
+            if (
+                len(shares) != n
+                or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0 for s in shares)
+                or sum(shares) > moving_on
+            ):
+                raise InvalidArgumentError(
+                    f"split function of {self._label_hint()} returned {shares!r} for {moving_on} armies: "
+                    f"need {n} non-negative integers summing to at most {moving_on}"
+                )
+            return tuple(int(s) for s in shares)
+        left = moving_on
+        fixed: list[int | None] = []
+        for share in split:
+            if share is None:
+                fixed.append(None)
+            else:
+                take = min(share, left)
+                fixed.append(take)
+                left -= take
+        return tuple(left if share is None else share for share in fixed)
+
+    def _label_hint(self) -> str:
+        return repr(self.name) if self.name else f"Target({self.defenders})"
+
+    def walk(self) -> Iterator[Target]:
+        """The targets of the plan, depth first (this one first)."""
+        yield self
+        for child in self.then:
+            yield from child.walk()
+
+
+def _labelled(root: Target) -> list[tuple[str, Target, str | None]]:
+    """``(label, target, parent label)`` depth first; labels default to positions."""
+    out: list[tuple[str, Target, str | None]] = []
+
+    def visit(node: Target, position: str, parent: str | None) -> None:
+        label = node.name if node.name else (position or "root")
+        out.append((label, node, parent))
+        for i, child in enumerate(node.then, start=1):
+            visit(child, f"{position}.{i}" if position else str(i), label)
+
+    visit(root, "", None)
+    labels = [label for label, _, _ in out]
+    if len(set(labels)) != len(labels):
+        duplicates = sorted({label for label in labels if labels.count(label) > 1})
+        raise InvalidArgumentError(f"target names must be unique within a plan, got duplicates {duplicates}")
+    return out
+
+
+class PlanResult:
+    """The exact outcome of a tree plan; build it with :func:`plan_conquest`.
+
+    Attributes
+    ----------
+    attackers : int
+        Armies able to attack at the start.
+    plan : Target
+        The root of the plan.
+    labels : list of str
+        The targets' labels, depth first.
+
+    Examples
+    --------
+    >>> result = PlanResult(6, Target(2, "Peru", then=[Target(1, "Argentina")]))
+    >>> result
+    PlanResult(6, 2 targets)
+    >>> result.labels, round(result.success_probability, 4)
+    (['Peru', 'Argentina'], 0.8396)
+    """
+
+    def __init__(self, attackers: int, plan: Target, *, exact: bool = False, rules: object = None) -> None:
+        self.attackers = check_int("attackers", attackers, minimum=0)
+        if not isinstance(plan, Target):
+            raise InvalidArgumentError(f"plan must be a Target, got {plan!r}")
+        self.plan = plan
+        self.exact = _check_exact(exact)
+        self.rules: CombatRules = resolve_rules(rules)
+        self._nodes = _labelled(plan)
+        self.labels = [label for label, _, _ in self._nodes]
+        self._kern = kernel(self.rules)
+        X = self.attackers
+        # Success function of every subtree, leaves first.
+        self._success: dict[int, Vector] = {}
+        for node in reversed([node for _, node, _ in self._nodes]):
+            self._success[id(node)] = self._subtree_success(node)
+        # Forward: plain marginals, and weighted by the success of the other branches.
+        start = _zeros(X + 1, self.exact)
+        start[X] = 1
+        self._force: dict[str, Vector] = {}
+        self._won: dict[str, Vector] = {}
+        self._leaf_joint: dict[str, Vector] = {}
+        self._forward(plan, self.labels[0], start, start.copy())
+
+    # -- the two passes -------------------------------------------------------
+    def _children_value(self, node: Target, y: int, skip: int | None = None) -> Any:
+        """Product of the children's success for ``y`` armies holding ``node`` (child ``skip`` left out)."""
+        value: Any = Fraction(1) if self.exact else 1.0
+        shares = node.shares(max(y - node.leave, 0))
+        for i, (child, share) in enumerate(zip(node.then, shares, strict=True)):
+            if i != skip:
+                value = value * self._success[id(child)][share]
+        return value
+
+    def _subtree_success(self, node: Target) -> Vector:
+        """``F(x)``: P(node and everything after it fall | x armies attack node), x = 0..X."""
+        X, d = self.attackers, node.defenders
+        win = [self._children_value(node, y) if y > 0 else 0 for y in range(X + 1)]
+        if self.exact:
+            values = backward_exact(X, d, 0, self._kern, [[w] for w in win], [[[0]] * (d + 1)], [0])
+            column = np.array([values[x][d][0] for x in range(X + 1)], dtype=object)
+            column[0] = Fraction(0)
+            return column
+        table = backward_float(X, d, 0, self._kern, np.array(win, float)[:, None], np.zeros((1, d + 1, 1)), np.zeros(1))
+        column = table[:, d, 0].copy()
+        column[0] = 0.0
+        return column
+
+    def _forward(self, node: Target, label: str, force: Vector, weighted: Vector) -> None:
+        force[0] = 0
+        weighted[0] = 0
+        self._force[label] = force
+        won = attack_with(force, node.defenders, self._kern, self.exact)
+        won_weighted = attack_with(weighted, node.defenders, self._kern, self.exact)
+        self._won[label] = won
+        if not node.then:
+            self._leaf_joint[label] = won_weighted
+            return
+        X = self.attackers
+        child_labels = [lab for lab, _, parent in self._nodes if parent == label]
+        for i, (child, child_label) in enumerate(zip(node.then, child_labels, strict=True)):
+            child_force = _zeros(X + 1, self.exact)
+            child_weighted = _zeros(X + 1, self.exact)
+            for y in range(1, X + 1):
+                if not (won[y] or won_weighted[y]):
+                    continue
+                share = node.shares(max(y - node.leave, 0))[i]
+                child_force[share] += won[y]
+                child_weighted[share] += won_weighted[y] * self._children_value(node, y, skip=i)
+            self._forward(child, child_label, child_force, child_weighted)
+
+    # -- results --------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"PlanResult({self.attackers}, {len(self.labels)} targets)"
+
+    @cached_property
+    def success_probability(self) -> Any:
+        """Probability that every target of the plan falls."""
+        return _number(self._success[id(self.plan)][self.attackers], self.exact)
+
+    def leaf_distribution(self, label: str) -> pd.Series:
+        """Armies holding leaf ``label`` at the end, given that the whole plan succeeds.
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``label`` is not a leaf of the plan.
+        UndefinedStatisticError
+            If the plan cannot succeed.
+        """
+
+        if label not in self._leaf_joint:
+            leaves = sorted(self._leaf_joint)
+            raise InvalidArgumentError(f"{label!r} is not a leaf of the plan; leaves are {leaves}")
+        total = self.success_probability
+        if not total > 0:
+            raise UndefinedStatisticError(f"the plan cannot succeed (probability {total}); no leaf distribution")
+        return armies_given(self._leaf_joint[label], total, self.exact)
+
+    @property
+    def leaves(self) -> list[str]:
+        """Labels of the plan's leaves."""
+        return [label for label, node, _ in self._nodes if not node.then]
+
+    def node_table(self) -> pd.DataFrame:
+        """One row per target, depth first.
+
+        Columns: ``parent``, ``defenders``, ``leave``, ``attack_probability``
+        (the target is attacked at all), ``expected_attackers`` and
+        ``std_attackers`` (given that it is attacked), ``capture_probability``
+        and ``subtree_success_probability`` (this target and all after it
+        fall).
+        """
+        import pandas as pd
+
+        rows = []
+        for label, node, parent in self._nodes:
+            force = self._force[label]
+            attacked = sum(force)
+            mean: Any = None
+            sd: float | None = None
+            if attacked > 0:
+                mean, sd = _mean_sd(force / attacked)
+            rows.append(
+                {
+                    "parent": parent,
+                    "defenders": node.defenders,
+                    "leave": node.leave,
+                    "attack_probability": attacked,
+                    "expected_attackers": mean,
+                    "std_attackers": sd,
+                    "capture_probability": sum(self._won[label]),
+                    "subtree_success_probability": sum(force * self._success[id(node)]),
+                }
+            )
+        return pd.DataFrame(rows, index=pd.Index(self.labels, name="target"))
+
+
+def plan_conquest(attackers: int, plan: Target, *, exact: bool = False, rules: object = None) -> PlanResult:
+    """Evaluate a tree plan exactly.
+
+    Parameters
+    ----------
+    attackers : int
+        Armies able to attack the plan's first target (their territory holds
+        one more).
+    plan : Target
+        The root target; see :class:`Target`.
+    exact : bool, default False
+        Fractions instead of floats.
+    rules : CombatRules, optional
+        Combat variant.
+
+    Returns
+    -------
+    PlanResult
+        ``success_probability``, ``leaf_distribution(label)``,
+        ``node_table()``.
+
+    Examples
+    --------
+    South America from Central America: Venezuela (2), then Peru (1) and
+    Brazil (2) with the rest split evenly, then Argentina (1) from Peru.
+
+    >>> plan = Target(2, "Venezuela", then=[
+    ...     Target(1, "Peru", then=[Target(1, "Argentina")]), Target(2, "Brazil")])
+    >>> result = plan_conquest(10, plan)
+    >>> round(result.success_probability, 4)
+    0.5537
+    >>> result.leaves
+    ['Argentina', 'Brazil']
+    """
+    return PlanResult(attackers, plan, exact=exact, rules=rules)

@@ -1,0 +1,391 @@
+"""Optimal attack policies: the battle as a Markov decision process.
+
+:func:`riskmath.battle` lets both sides throw their maximum dice until the
+end.  The rules allow more: before each roll the attacker may throw fewer dice
+(1 .. ``min(3, attackers)``) or stop, and the defender may throw one die
+instead of two.  With a value ``u(a, d)`` on the final state (1 for a
+conquest, say), the best the attacker can do from ``(a, d)`` satisfies
+
+.. math::
+
+    V(a, d) = \\max\\Bigl(u(a, d),\\; \\max_{c} \\sum_{i} p_{c,e}(i)\\,
+              V\\bigl(a - i, d - (\\min(c, e) - i)\\bigr)\\Bigr),
+
+and since every roll removes an army the states can be solved in order of
+``a + d`` (backward induction), no iteration needed.  In the two-sided
+version both players announce their dice at the same time (1993 rules), so
+each state is a small zero-sum matrix game (rows: the attacker's dice or
+"stop"; columns: the defender's dice), solved exactly, mixed strategies
+included.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from riskmath._validation import check_int
+from riskmath.errors import InvalidArgumentError
+from riskmath.odds._sweeps import Kernel, kernel
+from riskmath.odds.dice import CombatRules, resolve_rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["OBJECTIVES", "Policy", "optimal_policy", "solve_matrix_game"]
+
+Number = Any  # float or Fraction: the code below is written for both
+
+#: Named objectives of :func:`optimal_policy`.
+OBJECTIVES = ("win", "win_with")
+
+STOP = "stop"
+
+
+def solve_matrix_game(
+    payoff: Sequence[Sequence[Number]], *, tolerance: float = 0
+) -> tuple[Number, tuple[Number, ...], tuple[Number, ...]]:
+    """Value and optimal mixed strategies of a small zero-sum matrix game.
+
+    The row player maximises ``x^T M y``, the column player minimises it.
+    Solved by support enumeration (Shapley-Snow): for each pair of equal-size
+    row and column supports, the equalising strategies are computed and kept
+    if they are feasible and optimal.  Exact with Fractions; for floats,
+    ``tolerance`` absorbs round-off in the feasibility checks.
+
+    Parameters
+    ----------
+    payoff : sequence of sequences
+        ``payoff[r][c]``: the row player's gain.
+    tolerance : float, default 0
+        Slack for the optimality checks; keep the integer 0 for Fractions
+        (adding a float would round them).
+
+    Returns
+    -------
+    (value, row_strategy, column_strategy)
+
+    Examples
+    --------
+    Matching pennies:
+
+    >>> solve_matrix_game([[Fraction(1), Fraction(-1)], [Fraction(-1), Fraction(1)]])
+    (Fraction(0, 1), (Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
+    """
+    m, n = len(payoff), len(payoff[0])
+    # A pure saddle point settles most states at once.
+    lower = [min(row) for row in payoff]
+    upper = [max(payoff[r][c] for r in range(m)) for c in range(n)]
+    # The first row (column) within the tolerance of the best: ties keep the earlier one.
+    best_lower, best_upper = max(lower), min(upper)
+    r_best = next(r for r in range(m) if lower[r] >= best_lower - tolerance)
+    c_best = next(c for c in range(n) if upper[c] <= best_upper + tolerance)
+    if upper[c_best] - lower[r_best] <= 2 * tolerance:
+        return lower[r_best], _unit(m, r_best, payoff), _unit(n, c_best, payoff)
+    for size in range(2, min(m, n) + 1):
+        for rows in itertools.combinations(range(m), size):
+            for cols in itertools.combinations(range(n), size):
+                solved = _equalise(payoff, rows, cols)
+                if solved is None:
+                    continue
+                value, x, y = solved
+                row_mix = [0 * value] * m
+                col_mix = [0 * value] * n
+                for r, p in zip(rows, x, strict=True):
+                    row_mix[r] = p
+                for c, q in zip(cols, y, strict=True):
+                    col_mix[c] = q
+                if all(sum(row_mix[r] * payoff[r][c] for r in range(m)) >= value - tolerance for c in range(n)) and all(
+                    sum(col_mix[c] * payoff[r][c] for c in range(n)) <= value + tolerance for r in range(m)
+                ):
+                    return value, tuple(row_mix), tuple(col_mix)
+    raise ArithmeticError(f"no equilibrium found for {payoff!r}")  # pragma: no cover - a game always has one
+
+
+def _unit(n: int, k: int, payoff: Sequence[Sequence[Number]]) -> tuple[Number, ...]:
+    one = payoff[0][0] * 0 + 1
+    return tuple(one if i == k else one * 0 for i in range(n))
+
+
+def _equalise(
+    payoff: Sequence[Sequence[Number]], rows: Sequence[int], cols: Sequence[int]
+) -> tuple[Number, list[Number], list[Number]] | None:
+    """Strategies on the supports making the opponent indifferent, or None."""
+    k = len(rows)
+    sub = [[payoff[r][c] for c in cols] for r in rows]
+    # Column player's y: sub @ y = v 1, sum y = 1.  Row player's x: x @ sub = v 1, sum x = 1.
+    y = _solve([[*sub[i], -1] for i in range(k)] + [[1] * k + [0]], [0] * k + [1])
+    x = _solve([[*(sub[i][j] for i in range(k)), -1] for j in range(k)] + [[1] * k + [0]], [0] * k + [1])
+    if x is None or y is None:
+        return None
+    if any(p < 0 for p in x[:k]) or any(q < 0 for q in y[:k]):
+        return None
+    return x[k], x[:k], y[:k]
+
+
+def _solve(matrix: list[list[Number]], rhs: list[Number]) -> list[Number] | None:
+    """Gaussian elimination with partial pivoting; None if singular."""
+    n = len(matrix)
+    a = [[*row, b] for row, b in zip(matrix, rhs, strict=True)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        size = abs(a[pivot][col])
+        if size == 0 or (isinstance(size, float) and size < 1e-14):  # singular (exactly, or to round-off)
+            return None
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(n):
+            if r != col and a[r][col] != 0:
+                factor = a[r][col] / a[col][col]
+                a[r] = [u - factor * v for u, v in zip(a[r], a[col], strict=True)]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def _utility(objective: str | Callable[[int, int], Number], min_left: int, exact: bool) -> Callable[[int, int], Any]:
+    one = Fraction(1) if exact else 1.0
+    zero = 0 * one
+    if callable(objective):
+        return objective
+    if objective == "win":
+        return lambda a, d: one if d == 0 else zero
+    if objective == "win_with":
+        return lambda a, d: one if d == 0 and a >= min_left else zero
+    raise InvalidArgumentError(
+        f"objective must be one of {', '.join(map(repr, OBJECTIVES))} or a function u(a, d), got {objective!r}"
+    )
+
+
+class Policy:
+    """An optimal attack policy and its value; build it with :func:`optimal_policy`.
+
+    Attributes
+    ----------
+    attackers, defenders : int
+        The largest state solved (every smaller state is solved too).
+    value : float or Fraction
+        The optimal value from ``(attackers, defenders)``.
+    max_dice_value : float or Fraction
+        The value of the plain battle: both sides always throw their maximum
+        dice and the attacker never stops.
+
+    Examples
+    --------
+    >>> policy = Policy(5, 3)
+    >>> policy
+    Policy(5, 3, objective='win', two_sided=False)
+    >>> round(policy.value, 4), round(policy.max_dice_value, 4), policy.action(5, 3)
+    (0.7694, 0.7694, {3: 1})
+    """
+
+    def __init__(
+        self,
+        attackers: int,
+        defenders: int,
+        *,
+        objective: str | Callable[[int, int], Number] = "win",
+        min_left: int = 1,
+        allow_stop: bool = True,
+        two_sided: bool = False,
+        exact: bool = False,
+        rules: object = None,
+        tolerance: float = 1e-12,
+    ) -> None:
+        self.attackers = check_int("attackers", attackers, minimum=1)
+        self.defenders = check_int("defenders", defenders, minimum=1)
+        self.min_left = check_int("min_left", min_left, minimum=0)
+        for name, flag in (("allow_stop", allow_stop), ("two_sided", two_sided), ("exact", exact)):
+            if not isinstance(flag, bool):
+                raise InvalidArgumentError(f"{name} must be True or False, got {flag!r}")
+        self.objective = objective
+        self.allow_stop, self.two_sided, self.exact = allow_stop, two_sided, exact
+        self.tolerance: float = 0 if exact else float(tolerance)  # an int 0 keeps Fractions exact
+        self.rules: CombatRules = resolve_rules(rules)
+        self._u = _utility(objective, self.min_left, exact)
+        kern = kernel(self.rules)
+        self._solve(kern)
+
+    def _roll_value(self, kern: Kernel, values: list[list[Number]], a: int, d: int, c: int, e: int) -> Number:
+        pairs = min(c, e)
+        if self.exact:
+            return sum(p * values[a - i][d - pairs + i] for i, p in enumerate(kern.exact[c][e]))
+        return float(sum(p * values[a - i][d - pairs + i] for i, p in enumerate(kern.prob[c][e])))
+
+    def _solve(self, kern: Kernel) -> None:
+        A, D, u, tol = self.attackers, self.defenders, self._u, self.tolerance
+        ma, md = kern.max_a, kern.max_d
+        value: list[list[Number]] = [[u(a, 0) if d == 0 else u(a, d) for d in range(D + 1)] for a in range(A + 1)]
+        plain: list[list[Number]] = [row[:] for row in value]
+        self._attacker: dict[tuple[int, int], dict[Any, Number]] = {}
+        self._defender: dict[tuple[int, int], dict[int, Number]] = {}
+        for s in range(2, A + D + 1):
+            for a in range(max(1, s - D), min(A, s - 1) + 1):
+                d = s - a
+                c_max, e_max = min(ma, a), min(md, d)
+                plain[a][d] = self._roll_value(kern, plain, a, d, c_max, e_max)
+                actions: list[Any] = list(range(c_max, 0, -1))  # max dice first: ties keep it
+                defences = list(range(e_max, 0, -1)) if self.two_sided else [e_max]
+                payoff = [[self._roll_value(kern, value, a, d, c, e) for e in defences] for c in actions]
+                if self.allow_stop:
+                    actions.append(STOP)
+                    payoff.append([u(a, d)] * len(defences))
+                if len(defences) == 1:
+                    column = [row[0] for row in payoff]
+                    best = column[0]
+                    choice = 0
+                    for i, v in enumerate(column[1:], start=1):
+                        if v > best + tol:
+                            best, choice = v, i
+                    value[a][d] = best
+                    self._attacker[(a, d)] = {actions[choice]: 1}
+                    self._defender[(a, d)] = {e_max: 1}
+                else:
+                    game_value, x, y = solve_matrix_game(payoff, tolerance=tol)
+                    value[a][d] = game_value
+                    self._attacker[(a, d)] = {act: p for act, p in zip(actions, x, strict=True) if p > tol}
+                    self._defender[(a, d)] = {e: q for e, q in zip(defences, y, strict=True) if q > tol}
+        self._value, self._plain = value, plain
+
+    def __repr__(self) -> str:
+        name = self.objective if isinstance(self.objective, str) else "custom"
+        return f"Policy({self.attackers}, {self.defenders}, objective={name!r}, two_sided={self.two_sided})"
+
+    @property
+    def value(self) -> Number:
+        """Optimal value from the largest state."""
+        return self._value[self.attackers][self.defenders]
+
+    @property
+    def max_dice_value(self) -> Number:
+        """Value from the largest state when both sides always throw maximum dice."""
+        return self._plain[self.attackers][self.defenders]
+
+    def action(self, attackers: int, defenders: int) -> dict[Any, Number]:
+        """The attacker's optimal action at a state: ``{dice or "stop": probability}``."""
+        return dict(self._attacker[(attackers, defenders)])
+
+    def defence(self, attackers: int, defenders: int) -> dict[int, Number]:
+        """The defender's optimal dice at a state: ``{dice: probability}``."""
+        return dict(self._defender[(attackers, defenders)])
+
+    @cached_property
+    def _table(self) -> pd.DataFrame:
+        import pandas as pd
+
+        rows = []
+        index = []
+        for (a, d), strategy in sorted(self._attacker.items()):
+            defence = self._defender[(a, d)]
+            pure = len(strategy) == 1
+            rows.append(
+                {
+                    "action": next(iter(strategy)) if pure else "mixed",
+                    "attacker_strategy": strategy,
+                    "defender_dice": next(iter(defence)) if len(defence) == 1 else "mixed",
+                    "defender_strategy": defence,
+                    "value": self._value[a][d],
+                    "max_dice_value": self._plain[a][d],
+                    "max_dice": min(self.rules.attacker_max_dice, a),
+                }
+            )
+            index.append((a, d))
+        table = pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["attackers", "defenders"]))
+        table["gain"] = table["value"] - table["max_dice_value"]
+        return table
+
+    def table(self) -> pd.DataFrame:
+        """Every state ``1..attackers x 1..defenders`` with its optimal play.
+
+        Columns: ``action`` (the attacker's dice, ``"stop"`` or ``"mixed"``),
+        ``attacker_strategy`` (``{action: probability}``), ``defender_dice``
+        and ``defender_strategy``, ``value``, ``max_dice_value`` (always
+        maximum dice, never stopping), ``max_dice`` and ``gain``
+        (``value - max_dice_value``).
+        """
+        return self._table.copy()
+
+    def deviations(self) -> pd.DataFrame:
+        """The states where the attacker's optimal play is not "maximum dice".
+
+        These are the states where throwing fewer dice (or stopping, or
+        mixing) is strictly better than the maximum, by more than the
+        tolerance (ties keep the maximum).
+        """
+        table = self._table
+        return table[table["action"] != table["max_dice"]].copy()
+
+    def defender_deviations(self) -> pd.DataFrame:
+        """The states where the defender's optimal play is not its maximum dice (two-sided only)."""
+        table = self._table
+        max_defence = [min(self.rules.defender_max_dice, d) for _, d in table.index]
+        return table[table["defender_dice"] != max_defence].copy()
+
+
+def optimal_policy(
+    attackers: int,
+    defenders: int,
+    objective: str | Callable[[int, int], Number] = "win",
+    *,
+    min_left: int = 1,
+    allow_stop: bool = True,
+    two_sided: bool = False,
+    exact: bool = False,
+    rules: object = None,
+) -> Policy:
+    """The attacker's best dice choices (and stops) for every state up to a start state.
+
+    Parameters
+    ----------
+    attackers, defenders : int
+        The start state; every smaller state is solved too.
+    objective : "win", "win_with" or callable, default "win"
+        ``"win"``: maximise P(conquest).  ``"win_with"``: maximise P(conquest
+        with at least ``min_left`` armies able to attack).  A function
+        ``u(a, d)``: maximise the expected value of ``u`` at the final state
+        (``d == 0`` is a conquest; stopping at ``(a, d)`` ends there).
+    min_left : int, default 1
+        Threshold of ``"win_with"``.
+    allow_stop : bool, default True
+        Whether the attacker may break off the battle.
+    two_sided : bool, default False
+        Let the defender choose its dice too (simultaneously, as in the 1993
+        rules): each state becomes a zero-sum matrix game, solved exactly.
+    exact : bool, default False
+        Solve in Fractions (ties are then exact; in floats, values within
+        1e-12 count as ties, and ties keep the maximum dice).
+    rules : CombatRules, optional
+        Combat variant.
+
+    Returns
+    -------
+    Policy
+        ``value``, ``max_dice_value``, ``table()``, ``deviations()``,
+        ``action(a, d)``, and for ``two_sided`` ``defence(a, d)`` and
+        ``defender_deviations()``.
+
+    Examples
+    --------
+    For P(conquest) maximum dice is always best:
+
+    >>> policy = optimal_policy(12, 12)
+    >>> policy.value == policy.max_dice_value, len(policy.deviations())
+    (True, 0)
+
+    If falling below 3 armies able to attack costs as much as the conquest
+    gains, one die pays at 4 attackers (it risks one army, three dice two):
+
+    >>> policy = optimal_policy(10, 10, lambda a, d: (d == 0) - (a < 3), exact=True)
+    >>> policy.action(4, 5), policy.action(10, 10), policy.action(3, 5)
+    ({1: 1}, {3: 1}, {'stop': 1})
+    """
+    return Policy(
+        attackers,
+        defenders,
+        objective=objective,
+        min_left=min_left,
+        allow_stop=allow_stop,
+        two_sided=two_sided,
+        exact=exact,
+        rules=rules,
+    )

@@ -1,0 +1,340 @@
+"""Pictures of one roll, one battle, one conquest and a policy (private; use :mod:`riskmath.plots`).
+
+Also holds the helpers and colours every plot module shares.  No
+mathematics here: the functions draw the numbers the library computes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from riskmath.errors import InvalidArgumentError
+from riskmath.odds.battles import Battle
+from riskmath.odds.conquests import Conquest
+from riskmath.odds.dice import RollOdds
+from riskmath.odds.policy import STOP, Policy
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = [
+    "ATTACKER_COLOUR",
+    "DEFENDER_COLOUR",
+    "EVEN_COLOUR",
+    "battle_outcomes",
+    "conquest_reach",
+    "policy_map",
+    "roll_outcomes",
+]
+
+#: Bars of outcomes that favour the attacker.
+ATTACKER_COLOUR = "tab:red"
+#: Bars of outcomes that favour the defender.
+DEFENDER_COLOUR = "tab:blue"
+#: Bars of outcomes that favour neither side.
+EVEN_COLOUR = "tab:grey"
+
+
+# -- helpers shared by the plot modules ------------------------------------------
+
+
+def _axes(ax: Axes | None, figsize: tuple[float, float]) -> Axes:
+    """``ax``, or the axes of a new figure of size ``figsize``."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, new = plt.subplots(figsize=figsize)
+    return new
+
+
+def _check_instance(name: str, value: object, kind: type, hint: str) -> None:
+    """Raise :class:`InvalidArgumentError` naming ``value`` unless it is a ``kind``."""
+    if not isinstance(value, kind):
+        raise InvalidArgumentError(f"{name} must be a riskmath.{kind.__name__} (from {hint}), got {value!r}")
+
+
+def _percent(value: float | Fraction) -> str:
+    return f"{float(value):.1%}"
+
+
+# -- one roll, one battle, one conquest ------------------------------------------
+
+
+def _roll_label(attacker_losses: int, defender_losses: int) -> str:
+    if attacker_losses == 0:
+        return f"D loses {defender_losses}"
+    if defender_losses == 0:
+        return f"A loses {attacker_losses}"
+    if attacker_losses == defender_losses:
+        return f"each loses {attacker_losses}"
+    return f"A loses {attacker_losses}, D loses {defender_losses}"
+
+
+def roll_outcomes(odds: RollOdds, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """Draw the outcomes of one roll (a :class:`riskmath.RollOdds`) as bars.
+
+    Bars run from the attacker's worst outcome ("A loses 2") to its best
+    ("D loses 2"), coloured by the side that comes out ahead, each labelled
+    with its exact probability.
+
+    Parameters
+    ----------
+    odds : RollOdds
+        From :func:`riskmath.roll_odds`.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure's axes by default.
+    title : str, optional
+        Axes title; by default the roll.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``odds`` is not a :class:`riskmath.RollOdds`.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> ax = roll_outcomes(rm.roll_odds(3, 2))
+    >>> [label.get_text() for label in ax.get_xticklabels()]
+    ['A loses 2', 'each loses 1', 'D loses 2']
+    >>> [round(float(bar.get_height()), 4) for bar in ax.patches]
+    [0.2926, 0.3358, 0.3717]
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    _check_instance("odds", odds, RollOdds, "riskmath.roll_odds(attacker_dice, defender_dice)")
+    ax = _axes(ax, (6, 4))
+    items = sorted(odds.items(), key=lambda item: -item[0][0])  # the attacker's heaviest loss first
+    losses = [key for key, _ in items]
+    colours = [ATTACKER_COLOUR if d > a else DEFENDER_COLOUR if a > d else EVEN_COLOUR for a, d in losses]
+    positions = np.arange(len(items))
+    bars = ax.bar(positions, [float(p) for _, p in items], color=colours)
+    ax.bar_label(bars, labels=[f"{_percent(p)}\n{p}" for _, p in items], fontsize=8)
+    ax.set_xticks(positions, [_roll_label(a, d) for a, d in losses])
+    ax.set_ylim(0, 1.2 * max(bar.get_height() for bar in bars))
+    ax.set_ylabel("probability")
+    ax.set_title(title or f"One roll: {odds.attacker_dice} dice against {odds.defender_dice} ({odds!r})")
+    return ax
+
+
+def battle_outcomes(battle: Battle, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """Draw the final-state distribution of a battle as bars.
+
+    Right of zero: the attacker wins with ``1..attackers`` armies able to
+    attack left (in ``ATTACKER_COLOUR``).  Left of zero: the territory
+    holds with ``1..defenders`` defenders left (in ``DEFENDER_COLOUR``;
+    the attacker was beaten or stopped at ``stop_at``).  One bar per count,
+    zero-height where impossible; the title gives the win probability.
+
+    Parameters
+    ----------
+    battle : Battle
+        From :func:`riskmath.battle` (``exact=True`` works too).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure's axes by default.
+    title : str, optional
+        Axes title; by default the battle and its win probability.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``battle`` is not a :class:`riskmath.Battle`.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> ax = battle_outcomes(rm.battle(5, 3))
+    >>> len(ax.patches), ax.get_title()
+    (8, 'Battle(5, 3): P(attacker wins) = 76.9%')
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    _check_instance("battle", battle, Battle, "riskmath.battle(attackers, defenders)")
+    ax = _axes(ax, (7, 4))
+    wins = {a: float(p) for (a, d), p in battle.outcomes.items() if d == 0}
+    holds = {d: float(p) for d, p in battle.defenders_left_distribution.items() if d > 0}
+    attackers = np.arange(1, battle.attackers + 1)
+    defenders = np.arange(1, battle.defenders + 1)
+    if battle.attackers:
+        heights = [wins.get(int(a), 0.0) for a in attackers]
+        ax.bar(attackers, heights, color=ATTACKER_COLOUR, label="attacker wins: attackers left")
+    heights = [holds.get(int(d), 0.0) for d in defenders]
+    ax.bar(-defenders, heights, color=DEFENDER_COLOUR, label="defender holds: defenders left")
+    _absolute_integer_ticks(ax)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("armies left at the end (defenders | attackers)")
+    ax.set_ylabel("probability")
+    ax.legend(fontsize=8)
+    ax.set_title(title or f"{battle!r}: P(attacker wins) = {_percent(battle.win_probability)}")
+    return ax
+
+
+def _absolute_integer_ticks(ax: Axes) -> None:
+    """Integer x ticks labelled without sign (defender counts are drawn at negative x)."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{abs(x):g}"))
+
+
+def conquest_reach(conquest: Conquest, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """Draw P(at least ``k`` territories captured) of a conquest, ``k = 1..n``.
+
+    One bar per territory of the path (the last one, in
+    ``ATTACKER_COLOUR``, is the success probability, also marked by a
+    dashed line); tick labels give each territory's defenders.
+
+    Parameters
+    ----------
+    conquest : Conquest
+        From :func:`riskmath.conquest`.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure's axes by default.
+    title : str, optional
+        Axes title; by default the conquest.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``conquest`` is not a :class:`riskmath.Conquest`.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> ax = conquest_reach(rm.conquest(12, [3, 2, 2]))
+    >>> [round(float(bar.get_height()), 4) for bar in ax.patches]
+    [0.9935, 0.9556, 0.8387]
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'P(all 3 captured) = 83.9%'
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    _check_instance("conquest", conquest, Conquest, "riskmath.conquest(attackers, defenders)")
+    ax = _axes(ax, (7, 4))
+    reach = conquest.reach_probabilities
+    steps = np.array(reach.index, dtype=int)
+    colours = [EVEN_COLOUR] * (len(steps) - 1) + [ATTACKER_COLOUR]
+    bars = ax.bar(steps, [float(p) for p in reach], color=colours)
+    if len(steps) <= 15:
+        ax.bar_label(bars, labels=[_percent(p) for p in reach], fontsize=8)
+    success = conquest.success_probability
+    label = f"P(all {len(steps)} captured) = {_percent(success)}"
+    ax.axhline(float(success), color=ATTACKER_COLOUR, linestyle="--", linewidth=1, label=label)
+    ax.set_xticks(steps, [f"{k}\n({d})" for k, d in zip(steps, conquest.defenders, strict=True)])
+    ax.set_xlabel("territories captured, at least (defenders of the k-th)")
+    ax.set_ylabel("probability")
+    ax.set_ylim(0, 1.1)
+    ax.legend(loc="lower left", fontsize=8)
+    ax.set_title(title or repr(conquest))
+    return ax
+
+
+# -- policies --------------------------------------------------------------------
+
+
+def _policy_categories(actions: Sequence[Any]) -> list[Any]:
+    """The actions present: dice counts (most first), then ``"stop"``, then ``"mixed"``."""
+    present = set(actions)
+    dice = sorted((a for a in present if isinstance(a, int)), reverse=True)
+    return dice + [name for name in (STOP, "mixed") if name in present]
+
+
+def _policy_colours(categories: Sequence[Any], max_dice: int) -> list[Any]:
+    import matplotlib as mpl
+
+    greens = mpl.colormaps["YlGn"]
+    fixed = {STOP: "dimgrey", "mixed": "tab:purple"}
+    return [fixed[c] if c in fixed else greens(0.05 + 0.9 * c / max_dice) for c in categories]
+
+
+def _policy_label(category: Any) -> str:
+    if isinstance(category, int):
+        return f"{category} {'die' if category == 1 else 'dice'}"
+    return str(category)
+
+
+def policy_map(policy: Policy, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """Draw an optimal attack policy as a map over states (attackers, defenders).
+
+    Each cell is the attacker's optimal action at that state: the number of
+    dice to throw, ``"stop"``, or ``"mixed"`` (a mixed strategy, in
+    two-sided policies), one colour per action present, with a legend.
+
+    Parameters
+    ----------
+    policy : Policy
+        From :func:`riskmath.optimal_policy`.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure's axes by default.
+    title : str, optional
+        Axes title; by default the policy.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The image's pixel centres sit at the integer states ``1..attackers``
+        (y) by ``1..defenders`` (x); its values index the legend entries.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``policy`` is not a :class:`riskmath.Policy`.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> ax = policy_map(rm.optimal_policy(10, 10, lambda a, d: (d == 0) - (a < 3)))
+    >>> [text.get_text() for text in ax.get_legend().get_texts()]
+    ['3 dice', '2 dice', '1 die', 'stop']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    _check_instance("policy", policy, Policy, "riskmath.optimal_policy(attackers, defenders)")
+    ax = _axes(ax, (7, 6))
+    actions = policy.table()["action"]
+    categories = _policy_categories(list(actions))
+    codes = np.zeros((policy.attackers, policy.defenders), dtype=int)
+    for (a, d), action in actions.items():
+        codes[a - 1, d - 1] = categories.index(action)
+    colours = _policy_colours(categories, policy.rules.attacker_max_dice)
+    extent = (0.5, policy.defenders + 0.5, 0.5, policy.attackers + 0.5)
+    ax.imshow(
+        codes,
+        origin="lower",
+        cmap=ListedColormap(colours),
+        vmin=-0.5,
+        vmax=len(categories) - 0.5,
+        interpolation="nearest",
+        aspect="auto",
+        extent=extent,
+    )
+    handles = [Patch(facecolor=colour, label=_policy_label(c)) for c, colour in zip(categories, colours, strict=True)]
+    ax.legend(handles=handles, title="attacker", loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    _integer_ticks(ax)
+    ax.set_xlabel("defenders")
+    ax.set_ylabel("attackers (armies able to attack)")
+    ax.set_title(title or f"Optimal play: {policy!r}")
+    return ax
+
+
+def _integer_ticks(ax: Axes) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))

@@ -1,0 +1,12 @@
+"""Simulation: whole games between agents, many of them reproducibly and in parallel, and tournaments.
+
+:mod:`~riskmath.sim.simulation` has :func:`play` (one game, a
+:class:`GameRecord`) and :func:`simulate` (many, a DataFrame);
+:mod:`~riskmath.sim.tournaments` plays line-ups with the seats rotated and
+reports win rates with Wilson intervals.
+"""
+
+from riskmath.sim.simulation import GameRecord, game_seeds, play, simulate
+from riskmath.sim.tournaments import tournament, wilson_interval
+
+__all__ = ["GameRecord", "game_seeds", "play", "simulate", "tournament", "wilson_interval"]

@@ -1,0 +1,330 @@
+"""Play full games between agents, one or many, reproducibly and in parallel.
+
+:func:`play` plays one game and returns a :class:`GameRecord` (the seed, the
+decisions, the final state and a per-turn history as a DataFrame);
+:func:`simulate` plays many and returns one DataFrame row per game.  Every
+game's seed comes from ``numpy.random.SeedSequence(seed)``, and each seat's
+agent gets its own ``random.Random`` spawned from the game's seed, so the
+same call gives the same DataFrame whether the games run in one process,
+in a pool of ``n_jobs`` processes, or on any ``concurrent.futures.Executor``
+(a ``dask.distributed`` client's ``get_executor()`` included).  Chance is
+drawn from each game state's own generator (``auto_chance=True``), and whole
+battles are one draw when an agent blitzes.
+
+Games run on the fast in-place path of the rules model: one private state is
+changed action by action (``GameState.apply`` copies; this does not), and the
+built-in agents, marked ``trusted``, decide straight from that state and are
+not checked (the legality tests cover them); other agents are shown a copy
+and checked, as before.  ``progress=True`` shows a tqdm progress bar.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from riskmath._validation import check_int
+from riskmath.agents import Agent
+from riskmath.errors import InvalidArgumentError
+from riskmath.game.chance import run_game
+from riskmath.game.game import Game
+from riskmath.game.state import GameState
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["GameRecord", "game_seeds", "play", "simulate"]
+
+
+@dataclass
+class GameRecord:
+    """One played game: replay it with ``game.replay(record.actions, record.seed, auto_chance=True)``.
+
+    Attributes
+    ----------
+    seed : int
+        The game's seed (its state generator and, spawned from it, the agents').
+    actions : list
+        Every decision, in order (chance was drawn from the seed).
+    final : GameState
+        The last state.
+    snapshots : list of dict
+        At the start of every player-turn: ``turn``, ``player`` and, per
+        owner, territories, armies and cards.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> from riskmath.agents import AggressiveAgent, RandomAgent
+    >>> game = rm.Game(2, max_turns=30)
+    >>> record = play(game, [RandomAgent(), AggressiveAgent()], seed=1)
+    >>> record.final, record.winner, record.actions[:2]
+    (<GameState turn 25, GAME_OVER, won by player 1>, 1, [ChoosePile(pile=0), ChoosePile(pile=1)])
+    >>> record.history()[["player", "territories_0", "territories_1"]].head(3)
+          player  territories_0  territories_1
+    turn
+    1          1             14             14
+    2          0             11             19
+    3          1             12             18
+    >>> game.replay(record.actions, record.seed, auto_chance=True) == record.final
+    True
+    """
+
+    seed: int
+    actions: list[Any]
+    final: GameState
+    snapshots: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def winner(self) -> int | None:
+        return self.final.winner
+
+    def history(self) -> pd.DataFrame:
+        """The per-turn snapshots as a DataFrame indexed by ``turn``."""
+        import pandas as pd
+
+        return pd.DataFrame(self.snapshots).set_index("turn")
+
+
+def game_seeds(seed: int, n_games: int) -> list[int]:
+    """The per-game seeds of ``simulate``: 63-bit integers from ``SeedSequence(seed)``.
+
+    Examples
+    --------
+    The first seeds do not depend on how many games are asked for:
+
+    >>> game_seeds(0, 3)
+    [7896617691693857887, 6195319269190327588, 1180918054825871008]
+    >>> game_seeds(0, 2) == game_seeds(0, 3)[:2]
+    True
+    """
+    state = np.random.SeedSequence(seed).generate_state(n_games, dtype=np.uint64)
+    return [int(s) >> 1 for s in state]
+
+
+def _agent_rngs(seed: int, seats: int) -> list[random.Random]:
+    children = np.random.SeedSequence(seed).spawn(seats)
+    return [random.Random(int(c.generate_state(1, dtype=np.uint64)[0])) for c in children]
+
+
+def _snapshot(state: GameState) -> dict[str, Any]:
+    game = state.game
+    row: dict[str, Any] = {"turn": state.turn, "player": state.current_player}
+    for owner in range(game.owners):
+        held = state.territories_of(owner)
+        row[f"territories_{owner}"] = len(held)
+        row[f"armies_{owner}"] = sum(state.armies(t) for t in held)
+        if owner < game.players:
+            row[f"cards_{owner}"] = len(state.cards(owner))
+    return row
+
+
+def play(game: Game, agents: Sequence[Agent], seed: int, *, record_history: bool = True) -> GameRecord:
+    """Play one game between ``agents`` (one per seat) from ``seed``.
+
+    The game is played on one private state changed in place, with every
+    chance node drawn from the state's generator (``auto_chance``).  An agent
+    marked ``trusted`` (the built-in ones; see ``riskmath.agents``) is
+    shown that live state and its actions are applied unchecked; any other
+    agent is shown a copy, and every action it returns is checked.  The record
+    is the same either way: a trusted agent's game replays, checked, with
+    :meth:`Game.replay`.
+
+    Parameters
+    ----------
+    game : Game
+    agents : sequence of Agent
+        One per seat.
+    seed : int
+        The game's seed (its chance generator and, spawned from it, the agents').
+    record_history : bool, default True
+        Keep a snapshot at the start of every player-turn.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For the wrong number of agents, or a negative seed.
+    IllegalActionError
+        If an untrusted agent returns an illegal action (naming the agent).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> from riskmath.agents import AggressiveAgent, RandomAgent
+    >>> record = play(rm.Game(2, max_turns=30), [RandomAgent(), AggressiveAgent()], seed=1)
+    >>> record.winner, record.final.turn, len(record.actions)
+    (1, 25, 343)
+    >>> play(rm.Game(2, max_turns=30), [RandomAgent(), AggressiveAgent()], seed=1, record_history=False).snapshots
+    []
+    """
+    _check_agents(game, agents)
+    check_int("seed", seed, minimum=0)
+    snapshot = _snapshot if record_history else None
+    final, actions, snapshots = run_game(
+        game, agents, seed, _agent_rngs(seed, game.players), keep_actions=True, snapshot=snapshot
+    )
+    return GameRecord(seed, actions, final, snapshots)
+
+
+def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
+    if len(agents) != game.players:
+        raise InvalidArgumentError(f"need one agent per player ({game.players}), got {len(agents)}")
+    for agent in agents:
+        if not callable(getattr(agent, "act", None)):
+            raise InvalidArgumentError(f"{agent!r} is not an agent: it has no act(state, rng) method")
+
+
+def _row(game: Game, agents: Sequence[Agent], seed: int) -> dict[str, Any]:
+    final = run_game(game, agents, seed, _agent_rngs(seed, game.players), keep_actions=False)[0]
+    row: dict[str, Any] = {"seed": seed, "winner": final.winner, "draw": final.draw, "turns": final.turn}
+    for seat in range(game.players):
+        held = final.territories_of(seat)
+        row[f"territories_{seat}"] = len(held)
+        row[f"armies_{seat}"] = sum(final.armies(t) for t in held)
+    return row
+
+
+# A worker process keeps the game of the simulation it serves (by a token per call of ``simulate``), so that
+# its chunks share the game's cached battle tables instead of each unpickling a cold copy.
+_GAMES: dict[str, Game] = {}
+
+
+def _rows(args: tuple[str, Game, Sequence[Agent], list[int]]) -> list[dict[str, Any]]:
+    token, game, agents, seeds = args
+    if token not in _GAMES:
+        if len(_GAMES) >= 4:
+            _GAMES.clear()
+        _GAMES[token] = game
+    game = _GAMES[token]
+    return [_row(game, agents, seed) for seed in seeds]
+
+
+def _progress_bar(total: int) -> Any:
+    """A tqdm bar on stderr counting games (with their rate in games/s)."""
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except ImportError:
+        raise InvalidArgumentError(
+            "progress=True needs tqdm: pip install 'riskmath[progress]' (or pip install tqdm)"
+        ) from None
+    return tqdm(total=total, unit=" games", desc="simulate", file=sys.stderr, dynamic_ncols=True)
+
+
+def simulate(
+    game: Game,
+    agents: Sequence[Agent],
+    n_games: int,
+    *,
+    seed: int = 0,
+    n_jobs: int = 1,
+    executor: Executor | None = None,
+    max_turns: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Play ``n_games`` games and tabulate them, one row per game.
+
+    Games are played on the fast in-place path of :func:`play`.  In
+    parallel, the games go out in chunks (about four per worker, so that the
+    workers stay busy to the end) and come back in seed order.
+
+    Parameters
+    ----------
+    game : Game
+    agents : sequence of Agent
+        One per seat.
+    n_games : int
+        At least 1.
+    seed : int, default 0
+        Root of the per-game seeds (``game_seeds``).
+    n_jobs : int, default 1
+        Worker processes (a ``concurrent.futures.ProcessPoolExecutor``).
+        With an ``executor``, the number of workers to cut chunks for (at
+        least 2).
+    executor : concurrent.futures.Executor, optional
+        Run the games there instead of in a process pool; e.g. a Dask
+        client's ``get_executor()``.
+    max_turns : int, optional
+        A turn cap (player-turns) ending games as draws; overrides the game's.
+    progress : bool, default False
+        Show a progress bar on stderr counting the games, with their rate in
+        games per second (as chunks finish when in parallel).  Needs tqdm
+        (``pip install 'riskmath[progress]'``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``seed``, ``winner`` (seat, missing for a draw), ``draw``,
+        ``turns`` (player-turns) and ``territories_k``, ``armies_k`` per seat;
+        the same for any ``n_jobs``, executor or ``progress``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad argument, or ``progress=True`` without tqdm installed.
+
+    Examples
+    --------
+    >>> from riskmath.agents import AggressiveAgent, RandomAgent
+    >>> table = simulate(Game(3, max_turns=60), [AggressiveAgent(), RandomAgent(), RandomAgent()], 4, seed=1)
+    >>> list(table.columns[:4]), len(table)
+    (['seed', 'winner', 'draw', 'turns'], 4)
+    """
+    import pandas as pd
+
+    n = check_int("n_games", n_games, minimum=1)
+    jobs = check_int("n_jobs", n_jobs, minimum=1)
+    check_int("seed", seed, minimum=0)
+    if not isinstance(progress, bool):
+        raise InvalidArgumentError(f"progress must be True or False, got {progress!r}")
+    if max_turns is not None:
+        game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=max_turns)
+    _check_agents(game, agents)
+    seeds = game_seeds(seed, n)
+    bar = _progress_bar(n) if progress else None
+    try:
+        if executor is None and jobs == 1:
+            rows = []
+            for game_seed in seeds:
+                rows.append(_row(game, agents, game_seed))
+                if bar is not None:
+                    bar.update(1)
+        elif executor is None:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                rows = _in_parallel(pool, jobs, game, agents, seeds, bar)
+        else:
+            rows = _in_parallel(executor, max(jobs, 2), game, agents, seeds, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    table = pd.DataFrame(rows)
+    table["winner"] = table["winner"].astype("Int64")
+    return table
+
+
+def _in_parallel(
+    executor: Executor, workers: int, game: Game, agents: Sequence[Agent], seeds: list[int], bar: Any
+) -> list[dict[str, Any]]:
+    """The rows of ``seeds`` played in chunks on ``executor``, in seed order."""
+    size = -(-len(seeds) // (4 * workers))
+    chunks = [seeds[k : k + size] for k in range(0, len(seeds), size)]
+    token = uuid.uuid4().hex
+    futures = {executor.submit(_rows, (token, game, agents, chunk)): k for k, chunk in enumerate(chunks)}
+    parts: list[list[dict[str, Any]]] = [[] for _ in chunks]
+    try:
+        for future in as_completed(futures):
+            k = futures[future]
+            parts[k] = future.result()
+            if bar is not None:
+                bar.update(len(chunks[k]))
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    return [row for part in parts for row in part]
