@@ -17,15 +17,16 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from riskmath._validation import check_int
 from riskmath.errors import InvalidArgumentError
-from riskmath.odds._sweeps import backward_exact, backward_float, kernel
+from riskmath.odds._sweeps import kernel
 from riskmath.odds.conquests import Conquest, Number, Vector, _check_exact, _number, _path, _steps, _zeros, sweep
 from riskmath.odds.dice import CombatRules, resolve_rules
+from riskmath.odds.plans import Target, success_functions
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -362,7 +363,9 @@ def success_curve(
 ) -> pd.Series:
     """P(the path falls) for every number of attackers ``0..max_attackers`` at once.
 
-    One backward sweep of the battle chain per territory, last first: with
+    The path is a plan without splits (:class:`~riskmath.odds.plans.Target`),
+    so this is the backward pass of :func:`riskmath.plan_conquest`: one
+    backward sweep of the battle chain per territory, last first.  With
     ``G(y)`` the probability of taking the rest of the path when ``y`` armies
     hold the territory just taken, the previous territory falls with
     probability ``F(x) = sum_y P(take it with y left | x) G(y - leave)``, for
@@ -397,23 +400,13 @@ def success_curve(
     X = check_int("max_attackers", max_attackers, minimum=0)
     leaves = _steps("leave", leave, len(path), minimum=0)
     exact = _check_exact(exact)
-    kern = kernel(resolve_rules(rules))
-    later: list[Any] = [0] + [1] * X  # G for the last territory: held with y >= 1 armies
-    for k in range(len(path) - 1, -1, -1):
-        d = path[k]
-        if exact:
-            values = backward_exact(X, d, 0, kern, [[g] for g in later], [[[0]] * (d + 1)], [0])
-            falls: list[Any] = [Fraction(0)] + [values[x][d][0] for x in range(1, X + 1)]
-        else:
-            table = backward_float(X, d, 0, kern, np.array(later, float)[:, None], np.zeros((1, d + 1, 1)), np.zeros(1))
-            falls = [0.0, *table[1:, d, 0].tolist()]
-        if k > 0:
-            keep = leaves[k - 1]
-            later = [falls[max(y - keep, 0)] if y > 0 else 0 for y in range(X + 1)]
-        else:
-            later = falls
+    plan: Target | None = None
+    for d, keep in zip(reversed(path), reversed(leaves), strict=True):
+        plan = Target(d, leave=keep, then=() if plan is None else (plan,))
+    assert plan is not None
+    curve = success_functions(plan, X, kernel(resolve_rules(rules)), exact)[id(plan)]
     return pd.Series(
-        later,
+        curve,
         index=pd.RangeIndex(0, X + 1, name="attackers"),
         name="success_probability",
         dtype=object if exact else float,
