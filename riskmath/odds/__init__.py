@@ -7,8 +7,9 @@ The layers inside, each using only those above it in this list:
 * :mod:`~riskmath.odds.battles`, :mod:`~riskmath.odds.matrix`, :mod:`~riskmath.odds.tables`: whole battles
   (:func:`battle`), the same chain as sparse matrices (:func:`battle_chain`), odds tables for a grid
   (:func:`odds_table`);
-* :mod:`~riskmath.odds.conquests`, :mod:`~riskmath.odds.planning`, :mod:`~riskmath.odds.plans`: one stack
-  taking a path (:func:`conquest`, :func:`armies_needed`) or a tree (:func:`plan_conquest`);
+* :mod:`~riskmath.odds.conquests`, :mod:`~riskmath.odds.plans`, :mod:`~riskmath.odds.planning`: one stack
+  taking a path (:func:`conquest`) or a tree (:func:`plan_conquest`), and planning queries on them
+  (:func:`armies_needed`, :func:`success_curve`);
 * :mod:`~riskmath.odds.policy`: optimal dice and stopping policies (:func:`optimal_policy`).
 """
 
