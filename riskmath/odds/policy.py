@@ -215,7 +215,7 @@ class Policy:
     def _solve(self, kern: Kernel) -> None:
         A, D, u, tol = self.attackers, self.defenders, self._u, self.tolerance
         ma, md = kern.max_a, kern.max_d
-        value: list[list[Number]] = [[u(a, 0) if d == 0 else u(a, d) for d in range(D + 1)] for a in range(A + 1)]
+        value: list[list[Number]] = [[u(a, d) for d in range(D + 1)] for a in range(A + 1)]
         plain: list[list[Number]] = [row[:] for row in value]
         self._attacker: dict[tuple[int, int], dict[Any, Number]] = {}
         self._defender: dict[tuple[int, int], dict[int, Number]] = {}
