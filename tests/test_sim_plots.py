@@ -77,7 +77,7 @@ def test_timeline_neutral_owner_has_no_cards_line():
     axes = game_timeline(record)
     assert [len(ax.get_lines()) for ax in axes] == [3, 3, 2]
     assert axes[0].get_lines()[2].get_label() == "neutral"
-    assert axes[0].get_lines()[2].get_color() == NEUTRAL_COLORS[0]  # grey, as on the board
+    assert axes[0].get_lines()[2].get_color() == NEUTRAL_COLORS[0]  # gray, as on the board
     np.testing.assert_array_equal(axes[1].get_lines()[2].get_ydata(), record.history()["armies_2"].to_numpy())
 
 

@@ -188,7 +188,7 @@ class _FinalMoments:
 
     def variance(self, moment: str) -> Number:
         mean, f = self.mean(moment), _MOMENTS[moment]
-        return self._expect(lambda a, d: (f(a, d) - mean) ** 2)  # centred: no cancellation
+        return self._expect(lambda a, d: (f(a, d) - mean) ** 2)  # centered: no cancellation
 
     def sqrt(self, value: Number) -> float:
         return math.sqrt(value)
@@ -440,7 +440,7 @@ def battle(
     Notes
     -----
     The distribution of the final state is computed in ``O(A * D)``
-    operations, vectorised over anti-diagonals ``a + d = const`` (every roll
+    operations, vectorized over anti-diagonals ``a + d = const`` (every roll
     in which both sides throw their maximum dice removes the same number of
     armies); see :doc:`/theory`.  A 1000 v 1000 battle takes a few
     milliseconds.

@@ -59,7 +59,7 @@ class Target:
     defenders : int
         Defending armies (``>= 1``).
     name : str, optional
-        A label for tables; unnamed targets are labelled by their position,
+        A label for tables; unnamed targets are labeled by their position,
         e.g. ``"1.2"`` for the second child of the root's first child.
     leave : int, default 1
         Armies that stay in this territory after its capture.
@@ -176,7 +176,7 @@ class Target:
             yield from child.walk()
 
 
-def _labelled(root: Target) -> list[tuple[str, Target, str | None]]:
+def _labeled(root: Target) -> list[tuple[str, Target, str | None]]:
     """``(label, target, parent label)`` depth first; labels default to positions."""
     out: list[tuple[str, Target, str | None]] = []
 
@@ -259,7 +259,7 @@ class PlanResult:
         self.plan = plan
         self.exact = _check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
-        self._nodes = _labelled(plan)
+        self._nodes = _labeled(plan)
         self.labels = [label for label, _, _ in self._nodes]
         self._kern = kernel(self.rules)
         X = self.attackers

@@ -2,16 +2,16 @@
 
 :func:`board` draws a schematic world: each territory is a circle at its
 position (``Board.positions``, or :func:`layout`'s spring layout for boards
-without positions), continents are pale hulls labelled with their bonus, and
+without positions), continents are pale hulls labeled with their bonus, and
 borders are lines.  A border whose straight line would cross more than half
 the picture (on the classic map, Alaska--Kamchatka) wraps around the edge of
 the map: it is drawn as two dashed stubs, each leaving its territory towards
 the nearer edge, along the line that joins the two ends across that edge.
 
-For a :class:`~riskmath.GameState` the circles are coloured by owner (a fixed
-palette per player, greys for neutrals, white before the set-up claims them)
-with the army count inside.  With ``values`` they are coloured by those values
-on a colour scale instead, the owner showing in the circle's rim.
+For a :class:`~riskmath.GameState` the circles are colored by owner (a fixed
+palette per player, grays for neutrals, white before the set-up claims them)
+with the army count inside.  With ``values`` they are colored by those values
+on a color scale instead, the owner showing in the circle's rim.
 
 Every artist carries a ``gid`` naming what it shows (``"territory:Alaska"``,
 ``"armies:Alaska"``, ``"border:Alaska|Kamchatka"``, ``"wrap:Alaska|Kamchatka"``,
@@ -102,7 +102,7 @@ def _spring_layout(board: Board) -> npt.NDArray[np.float64]:
     continent = np.array([board.continent_of(i) for i in range(n)], dtype=object)
     weight = board.adjacency * np.where(continent[:, None] == continent[None, :], 2.0, 1.0)
     pos = np.random.default_rng(_LAYOUT_SEED).random((n, 2))
-    k = 1.0 / math.sqrt(n)  # the ideal distance between neighbours in the unit square
+    k = 1.0 / math.sqrt(n)  # the ideal distance between neighbors in the unit square
     step = _LAYOUT_START_STEP
     for _ in range(_LAYOUT_ITERATIONS):
         delta = pos[:, None, :] - pos[None, :, :]
@@ -138,19 +138,19 @@ def board(
     Parameters
     ----------
     board_or_state : Board or GameState
-        A bare board draws white territories; a state colours them by owner
+        A bare board draws white territories; a state colors them by owner
         and writes the armies inside.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new 12 x 7 inch figure's axes by default.
     values : mapping or pandas.Series, optional
         Numbers by territory (name, alias or id), e.g.
         ``riskmath.evaluate.threats(state)["fall_probability"]``.  Territories
-        are then coloured by value, with a colorbar; the owner shows in the
-        rim.  Territories left out (or NaN) are pale grey.
+        are then colored by value, with a colorbar; the owner shows in the
+        rim.  Territories left out (or NaN) are pale gray.
     cmap : str, default "Reds"
         Colormap for ``values``.
     vmin, vmax : float, optional
-        Colour scale limits; by default ``0`` and ``1`` when every value lies
+        Color scale limits; by default ``0`` and ``1`` when every value lies
         in ``[0, 1]`` (probabilities), else the values' minimum and maximum.
     value_label : str, optional
         Colorbar label; by default the Series' name, else ``"value"``.
@@ -163,7 +163,7 @@ def board(
     wrap : bool, optional
         Draw borders reaching across more than half the picture as wrapping
         round the map's edge.  By default only for boards with positions
-        (spring layouts keep neighbours close anyway).
+        (spring layouts keep neighbors close anyway).
     title : str, optional
         Axes title; by default the board's name (and the turn and phase for
         a state); ``""`` for none.
@@ -346,7 +346,7 @@ def _value_colors(
     vmin: float | None,
     vmax: float | None,
 ) -> tuple[list[Any], Any, str]:
-    """Face colours by id, the mappable for the colorbar, and its label."""
+    """Face colors by id, the mappable for the colorbar, and its label."""
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
@@ -372,7 +372,7 @@ def _value_colors(
 
 
 def _draw_continents(ax: Axes, board: Board, xy: npt.NDArray[np.float64], pad: float) -> None:
-    """A pale convex hull round each continent's circles, labelled with its name and bonus."""
+    """A pale convex hull round each continent's circles, labeled with its name and bonus."""
     from matplotlib.patches import Polygon
     from scipy.spatial import ConvexHull
 

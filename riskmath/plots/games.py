@@ -69,7 +69,7 @@ def game_timeline(record: GameRecord, axes: Sequence[Axes] | np.ndarray | None =
     numpy.ndarray of matplotlib.axes.Axes
         The three panels.  Each holds one line per owner (players and neutral
         owners; the cards panel players only), in the owner's color on the
-        board (:func:`riskmath.plots.style.owner_color`) and labelled with
+        board (:func:`riskmath.plots.style.owner_color`) and labeled with
         ``Game.owner_name``; the legend is on the first panel, and its title
         says how the game ended.
 
@@ -271,7 +271,7 @@ def _game_lengths(results: pd.DataFrame, ax: Axes) -> None:
     low, high = turns.min(), turns.max()
     # One bin per number of turns while they fit, else 30 bins.
     bins: Any = np.arange(low - 0.5, high + 1.5) if high - low < 30 else 30
-    ax.hist(turns, bins=bins, color="grey", edgecolor="white")
+    ax.hist(turns, bins=bins, color="gray", edgecolor="white")
     ax.set_xlabel("game length (turns)")
     ax.set_ylabel("games")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))

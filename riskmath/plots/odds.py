@@ -77,7 +77,7 @@ def roll_outcomes(odds: RollOdds, ax: Axes | None = None, *, title: str | None =
     """Draw the outcomes of one roll (a :class:`riskmath.RollOdds`) as bars.
 
     Bars run from the attacker's worst outcome ("A loses 2") to its best
-    ("D loses 2"), coloured by the side that comes out ahead, each labelled
+    ("D loses 2"), colored by the side that comes out ahead, each labeled
     with its exact probability.
 
     Parameters
@@ -112,9 +112,9 @@ def roll_outcomes(odds: RollOdds, ax: Axes | None = None, *, title: str | None =
     ax = _axes(ax, (6, 4))
     items = sorted(odds.items(), key=lambda item: -item[0][0])  # the attacker's heaviest loss first
     losses = [key for key, _ in items]
-    colours = [ATTACKER_COLOR if d > a else DEFENDER_COLOR if a > d else EVEN_COLOR for a, d in losses]
+    colors = [ATTACKER_COLOR if d > a else DEFENDER_COLOR if a > d else EVEN_COLOR for a, d in losses]
     positions = np.arange(len(items))
-    bars = ax.bar(positions, [float(p) for _, p in items], color=colours)
+    bars = ax.bar(positions, [float(p) for _, p in items], color=colors)
     ax.bar_label(bars, labels=[f"{_percent(p)}\n{p}" for _, p in items], fontsize=8)
     ax.set_xticks(positions, [_roll_label(a, d) for a, d in losses])
     ax.set_ylim(0, 1.2 * max(bar.get_height() for bar in bars))
@@ -179,7 +179,7 @@ def battle_outcomes(battle: Battle, ax: Axes | None = None, *, title: str | None
 
 
 def _absolute_integer_ticks(ax: Axes) -> None:
-    """Integer x ticks labelled without sign (defender counts are drawn at negative x)."""
+    """Integer x ticks labeled without sign (defender counts are drawn at negative x)."""
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -225,8 +225,8 @@ def conquest_reach(conquest: Conquest, ax: Axes | None = None, *, title: str | N
     ax = _axes(ax, (7, 4))
     reach = conquest.reach_probabilities
     steps = np.array(reach.index, dtype=int)
-    colours = [EVEN_COLOR] * (len(steps) - 1) + [ATTACKER_COLOR]
-    bars = ax.bar(steps, [float(p) for p in reach], color=colours)
+    colors = [EVEN_COLOR] * (len(steps) - 1) + [ATTACKER_COLOR]
+    bars = ax.bar(steps, [float(p) for p in reach], color=colors)
     if len(steps) <= 15:
         ax.bar_label(bars, labels=[_percent(p) for p in reach], fontsize=8)
     success = conquest.success_probability
@@ -292,7 +292,7 @@ def odds_heatmap(
         Axes title.
     contour : float or None, default 0.5
         Draw this probability level as a black contour line (also marked on
-        the colour bar); ``None`` to omit it.  Only drawn for probabilities
+        the color bar); ``None`` to omit it.  Only drawn for probabilities
         (a statistic whose name ends in ``probability``, or, for a table
         without one, values within ``[0, 1]``), and only where the table
         crosses the level.
@@ -374,7 +374,7 @@ def _policy_categories(actions: Sequence[Any]) -> list[Any]:
     return dice + [name for name in (STOP, "mixed") if name in present]
 
 
-def _policy_colours(categories: Sequence[Any], max_dice: int) -> list[Any]:
+def _policy_colors(categories: Sequence[Any], max_dice: int) -> list[Any]:
     import matplotlib as mpl
 
     greens = mpl.colormaps[DICE_COLORMAP]
@@ -393,7 +393,7 @@ def policy_map(policy: Policy, ax: Axes | None = None, *, title: str | None = No
 
     Each cell is the attacker's optimal action at that state: the number of
     dice to throw, ``"stop"``, or ``"mixed"`` (a mixed strategy, in
-    two-sided policies), one colour per action present, with a legend.
+    two-sided policies), one color per action present, with a legend.
 
     Parameters
     ----------
@@ -407,7 +407,7 @@ def policy_map(policy: Policy, ax: Axes | None = None, *, title: str | None = No
     Returns
     -------
     matplotlib.axes.Axes
-        The image's pixel centres sit at the integer states ``1..attackers``
+        The image's pixel centers sit at the integer states ``1..attackers``
         (y) by ``1..defenders`` (x); its values index the legend entries.
 
     Raises
@@ -433,19 +433,19 @@ def policy_map(policy: Policy, ax: Axes | None = None, *, title: str | None = No
     codes = np.zeros((policy.attackers, policy.defenders), dtype=int)
     for (a, d), action in actions.items():
         codes[a - 1, d - 1] = categories.index(action)
-    colours = _policy_colours(categories, policy.rules.attacker_max_dice)
+    colors = _policy_colors(categories, policy.rules.attacker_max_dice)
     extent = (0.5, policy.defenders + 0.5, 0.5, policy.attackers + 0.5)
     ax.imshow(
         codes,
         origin="lower",
-        cmap=ListedColormap(colours),
+        cmap=ListedColormap(colors),
         vmin=-0.5,
         vmax=len(categories) - 0.5,
         interpolation="nearest",
         aspect="auto",
         extent=extent,
     )
-    handles = [Patch(facecolor=colour, label=_policy_label(c)) for c, colour in zip(categories, colours, strict=True)]
+    handles = [Patch(facecolor=color, label=_policy_label(c)) for c, color in zip(categories, colors, strict=True)]
     ax.legend(handles=handles, title="attacker", loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
     _integer_ticks(ax)
     ax.set_xlabel("defenders")

@@ -60,7 +60,7 @@ def success_curves(
     for name in curves.columns:
         ax.plot(curves.index, curves[name].astype(float), label=str(name))
     for level in thresholds:
-        ax.axhline(level, color="grey", linestyle=":", linewidth=0.8)
+        ax.axhline(level, color="gray", linestyle=":", linewidth=0.8)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(f"{curves.index.name or 'attackers'} (armies able to attack)")
     ax.set_ylabel("P(success)")
@@ -124,7 +124,7 @@ def success_vs_attackers(
     ax.plot(
         curve.index, curve.to_numpy(dtype=float), marker="o", markersize=3, color=ATTACKER_COLOR, label="P(success)"
     )
-    ax.axhline(float(p), color="grey", linestyle=":", linewidth=0.8, label=f"P = {float(p):g}")
+    ax.axhline(float(p), color="gray", linestyle=":", linewidth=0.8, label=f"P = {float(p):g}")
     ax.axvline(needed, color="black", linestyle="--", linewidth=1, label=f"{needed} armies for P >= {float(p):g}")
     ax.annotate(str(needed), xy=(needed, 0), xytext=(3, 3), textcoords="offset points", fontsize=9)
     ax.set_ylim(0, 1.02)
