@@ -17,7 +17,14 @@ from riskmath.odds.battles import STATISTICS, Battle, battle, battle_statistics
 from riskmath.odds.conquests import Conquest, conquest
 from riskmath.odds.dice import CombatRules, RollOdds, roll_odds
 from riskmath.odds.matrix import BattleChain, battle_chain
-from riskmath.odds.planning import CombinedAttack, armies_needed, combined_attack, defence_allocations, success_curve
+from riskmath.odds.planning import (
+    CombinedAttack,
+    armies_needed,
+    combined_attack,
+    defence_allocations,
+    defense_allocations,
+    success_curve,
+)
 from riskmath.odds.plans import PlanResult, Target, plan_conquest
 from riskmath.odds.policy import OBJECTIVES, Policy, optimal_policy, solve_matrix_game
 from riskmath.odds.tables import format_table, odds_table
@@ -41,6 +48,7 @@ __all__ = [
     "combined_attack",
     "conquest",
     "defence_allocations",
+    "defense_allocations",
     "format_table",
     "odds_table",
     "optimal_policy",

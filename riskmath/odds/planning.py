@@ -4,8 +4,9 @@
   probability (bisection on the success probability, exact at the threshold).
 * :func:`combined_attack`: several stacks attacking one territory in turn, the
   defender's surviving distribution carrying over.
-* :func:`defence_allocations`: every way to spread a number of defending
-  armies along a path, ranked by the attacker's success probability.
+* :func:`defense_allocations` (also spelled :func:`defence_allocations`):
+  every way to spread a number of defending armies along a path, ranked by
+  the attacker's success probability.
 * :func:`success_curve`: the success probability of a path for every number
   of attackers at once.
 """
@@ -31,7 +32,14 @@ from riskmath.odds.plans import Target, success_functions
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CombinedAttack", "armies_needed", "combined_attack", "defence_allocations", "success_curve"]
+__all__ = [
+    "CombinedAttack",
+    "armies_needed",
+    "combined_attack",
+    "defence_allocations",
+    "defense_allocations",
+    "success_curve",
+]
 
 
 def armies_needed(
@@ -324,7 +332,7 @@ def defence_allocations(
     --------
     Six armies on two territories against 8 attackers:
 
-    >>> ranking = defence_allocations(8, 6, 2)
+    >>> ranking = defense_allocations(8, 6, 2)    # also spelled defence_allocations
     >>> ranking["allocation"].tolist()
     [(2, 4), (4, 2), (3, 3), (1, 5), (5, 1)]
     """
@@ -351,6 +359,10 @@ def defence_allocations(
     table = pd.DataFrame(rows, columns=["allocation", "success_probability"])
     table.index = pd.RangeIndex(1, len(rows) + 1, name="rank")
     return table
+
+
+#: The same function as :func:`defence_allocations`, spelled the US way (the project's spelling).
+defense_allocations = defence_allocations
 
 
 def success_curve(
