@@ -158,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _show(value: object, exact: bool) -> str:
+def _show(value: object) -> str:
     if isinstance(value, Fraction):
         return f"{value}  (~{float(value):.6f})"
     return f"{float(value):.6f}"  # type: ignore[arg-type]
@@ -198,7 +198,7 @@ def _odds(args: argparse.Namespace) -> str:
     if args.stop_at:
         title += f", stopping at {args.stop_at}"
     lines = [title]
-    lines += [f"  {name:<32} {_show(value, args.exact)}" for name, value in stats.items()]
+    lines += [f"  {name:<32} {_show(value)}" for name, value in stats.items()]
     return "\n".join(lines)
 
 
@@ -231,10 +231,10 @@ def _conquest(args: argparse.Namespace) -> str:
         return json.dumps(document)
     lines = [
         f"{args.attackers} attackers (armies able to attack) v path {list(args.defenders)}, leaving {args.leave}",
-        f"  success_probability              {_show(success, args.exact)}",
+        f"  success_probability              {_show(success)}",
     ]
     if final is not None:
-        lines.append(f"  expected_final_armies_if_success {_show(final, args.exact)}")
+        lines.append(f"  expected_final_armies_if_success {_show(final)}")
     lines.append("  step  defenders  P(reach)  E[attackers]  sd  P(capture)")
     for k, row in steps.iterrows():
         mean = "-" if row["expected_attackers"] is None else f"{float(row['expected_attackers']):.3f}"
@@ -269,8 +269,8 @@ def _policy(args: argparse.Namespace) -> str:
     attacker = policy.deviations()
     lines = [
         f"{policy!r}",
-        f"  optimal value      {_show(policy.value, args.exact)}",
-        f"  max-dice value     {_show(policy.max_dice_value, args.exact)}",
+        f"  optimal value      {_show(policy.value)}",
+        f"  max-dice value     {_show(policy.max_dice_value)}",
         f"  states where the attacker should not throw maximum dice: {len(attacker)}",
     ]
     lines += [f"    {a} v {d}: {dict(row['attacker_strategy'])}" for (a, d), row in attacker.head(20).iterrows()]

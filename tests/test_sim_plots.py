@@ -12,6 +12,7 @@ import riskmath as rm
 from riskmath.agents import AggressiveAgent, RandomAgent
 from riskmath.errors import InvalidArgumentError
 from riskmath.plots.games import game_timeline, tournament
+from riskmath.plots.style import NEUTRAL_COLORS, OWNER_COLORS
 from riskmath.tournament import tournament as play_tournament
 from riskmath.tournament import wilson_interval
 
@@ -65,7 +66,7 @@ def test_timeline_draws_one_line_per_owner_with_the_history(record):
 def test_timeline_colours_and_legend(record):
     axes = game_timeline(record)
     colours = [[line.get_color() for line in ax.get_lines()] for ax in axes]
-    assert colours[0] == colours[1] == colours[2] == ["C0", "C1", "C2"]
+    assert colours[0] == colours[1] == colours[2] == list(OWNER_COLORS[:3])  # the board's colors
     legend = axes[0].get_legend()
     assert [text.get_text() for text in legend.get_texts()] == ["player 0", "player 1", "player 2"]
     assert legend.get_title().get_text() == "a draw after 30 turns"
@@ -76,7 +77,7 @@ def test_timeline_neutral_owner_has_no_cards_line():
     axes = game_timeline(record)
     assert [len(ax.get_lines()) for ax in axes] == [3, 3, 2]
     assert axes[0].get_lines()[2].get_label() == "neutral"
-    assert axes[0].get_lines()[2].get_color() == "C2"
+    assert axes[0].get_lines()[2].get_color() == NEUTRAL_COLORS[0]  # gray, as on the board
     np.testing.assert_array_equal(axes[1].get_lines()[2].get_ydata(), record.history()["armies_2"].to_numpy())
 
 

@@ -7,8 +7,9 @@ The layers inside, each using only those above it in this list:
 * :mod:`~riskmath.odds.battles`, :mod:`~riskmath.odds.matrix`, :mod:`~riskmath.odds.tables`: whole battles
   (:func:`battle`), the same chain as sparse matrices (:func:`battle_chain`), odds tables for a grid
   (:func:`odds_table`);
-* :mod:`~riskmath.odds.conquests`, :mod:`~riskmath.odds.planning`, :mod:`~riskmath.odds.plans`: one stack
-  taking a path (:func:`conquest`, :func:`armies_needed`) or a tree (:func:`plan_conquest`);
+* :mod:`~riskmath.odds.conquests`, :mod:`~riskmath.odds.plans`, :mod:`~riskmath.odds.planning`: one stack
+  taking a path (:func:`conquest`) or a tree (:func:`plan_conquest`), and planning queries on them
+  (:func:`armies_needed`, :func:`success_curve`);
 * :mod:`~riskmath.odds.policy`: optimal dice and stopping policies (:func:`optimal_policy`).
 """
 
@@ -16,7 +17,14 @@ from riskmath.odds.battles import STATISTICS, Battle, battle, battle_statistics
 from riskmath.odds.conquests import Conquest, conquest
 from riskmath.odds.dice import CombatRules, RollOdds, roll_odds
 from riskmath.odds.matrix import BattleChain, battle_chain
-from riskmath.odds.planning import CombinedAttack, armies_needed, combined_attack, defence_allocations, success_curve
+from riskmath.odds.planning import (
+    CombinedAttack,
+    armies_needed,
+    combined_attack,
+    defence_allocations,
+    defense_allocations,
+    success_curve,
+)
 from riskmath.odds.plans import PlanResult, Target, plan_conquest
 from riskmath.odds.policy import OBJECTIVES, Policy, optimal_policy, solve_matrix_game
 from riskmath.odds.tables import format_table, odds_table
@@ -40,6 +48,7 @@ __all__ = [
     "combined_attack",
     "conquest",
     "defence_allocations",
+    "defense_allocations",
     "format_table",
     "odds_table",
     "optimal_policy",

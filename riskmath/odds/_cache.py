@@ -38,7 +38,7 @@ def win_probability(attackers: int, defenders: int, combat: CombatRules) -> floa
 
     The grid grows in powers of two and is kept per combat variant, so that
     agents can ask for many battles' odds cheaply.  Odds grow with the
-    attackers, so a stack far larger than the defence (over ``4 d + 40``) is
+    attackers, so a stack far larger than the defense (over ``4 d + 40``) is
     looked up at ``4 d + 40`` when the chance of failing there is below
     1e-12: the answer is then within 1e-12 of the exact one.
 
@@ -64,7 +64,7 @@ def win_probability(attackers: int, defenders: int, combat: CombatRules) -> floa
 
 @lru_cache(maxsize=65536)
 def chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
-    """``conquest(attackers, defenders).success_probability`` as a float, memoised for agents.
+    """``conquest(attackers, defenders).success_probability`` as a float, memoized for agents.
 
     As in :func:`win_probability`, a stack over ``4 D + 40`` (``D`` the
     defenders in all) is computed at that size when failing there has a

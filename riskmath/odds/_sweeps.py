@@ -16,7 +16,7 @@ are single sweeps over the grid, never linear solves:
   (win indicator, survivors, their squares, ...), optionally plus a cost per
   roll (expected rolls).
 
-Vectorisation.  Columns are processed one defender count ``d`` at a time.
+Vectorization.  Columns are processed one defender count ``d`` at a time.
 Within a column the only same-column move is "the attacker loses every
 compared pair", which, for rows throwing the maximum number of dice, is the
 linear recurrence ``x[a] = f[a] + q * x[a - L]``: one call of

@@ -16,10 +16,11 @@ The sparse matrix view of the same chain is :class:`riskmath.BattleChain`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
@@ -37,18 +38,169 @@ __all__ = ["STATISTICS", "Battle", "battle", "battle_statistics"]
 
 Number = float | Fraction
 
-#: Statistics that :func:`battle_statistics` and :func:`riskmath.odds_table` know.
-STATISTICS = (
-    "win_probability",
-    "expected_attackers_left",
-    "expected_defenders_left",
-    "expected_attacker_losses",
-    "expected_defender_losses",
-    "std_attacker_losses",
-    "std_defender_losses",
-    "expected_attackers_left_if_won",
-    "expected_rolls",
-)
+# -- the statistics, defined once --------------------------------------------
+#
+# Every statistic is a function of expectations over the final state (a, d) of
+# the battle ("a" and "d" being the armies left at the end).  The same
+# definition serves a single battle, whose final distribution is known
+# (:class:`_FinalMoments`), and a whole grid of start states, whose moments
+# come from one backward sweep (:class:`_GridMoments`).
+
+#: The functions of the final state ``(a, d)`` whose expectations the statistics use;
+#: ``"rolls"`` is not one: it counts one per roll (see :func:`battle_statistics`).
+_MOMENTS: dict[str, Callable[[int, int], int]] = {
+    "win": lambda a, d: 1 if d == 0 else 0,
+    "a": lambda a, d: a,
+    "a2": lambda a, d: a * a,
+    "d": lambda a, d: d,
+    "d2": lambda a, d: d * d,
+    "a_win": lambda a, d: a if d == 0 else 0,
+}
+_ROLLS = "rolls"
+
+
+class _Moments(Protocol):
+    """What a statistic is computed from: expectations over the final state."""
+
+    @property
+    def attackers(self) -> Any:
+        """Armies able to attack at the start (an int, or a column of the grid)."""
+
+    @property
+    def defenders(self) -> Any:
+        """Defending armies at the start (an int, or a row of the grid)."""
+
+    def mean(self, moment: str) -> Any:
+        """``E[f(a, d)]`` for ``f = _MOMENTS[moment]``, or the expected rolls."""
+
+    def variance(self, moment: str) -> Any:
+        """``Var[f(a, d)]``."""
+
+    def sqrt(self, value: Any) -> Any:
+        """Square root, as float."""
+
+    def given_win(self, moment: str, statistic: str) -> Any:
+        """``E[f(a, d) | the attacker wins]``, raising :class:`UndefinedStatisticError` where nobody wins."""
+
+
+@dataclass(frozen=True)
+class _Statistic:
+    """One statistic: its docs, the moments the grid sweep needs for it, and how it follows from them."""
+
+    doc: str
+    needs: tuple[str, ...]
+    compute: Callable[[_Moments], Any]
+    tabulated: bool = True  # listed in STATISTICS: an attribute of Battle, a column of odds_table
+
+
+_IF_WON_DOC = """Mean attackers left, given that the attacker wins.
+
+        Raises
+        ------
+        UndefinedStatisticError
+            If the win probability is zero (or underflows float64).
+        """
+
+#: The battle statistics by name, in the order :meth:`Battle.summary` lists them.
+_DEFINITIONS: dict[str, _Statistic] = {
+    "win_probability": _Statistic("Probability that the defender is wiped out.", ("win",), lambda m: m.mean("win")),
+    "expected_attackers_left": _Statistic(
+        "Mean armies able to attack left at the end (won or stopped).", ("a",), lambda m: m.mean("a")
+    ),
+    "expected_defenders_left": _Statistic(
+        "Mean defending armies left at the end (0 when the attacker wins).", ("d",), lambda m: m.mean("d")
+    ),
+    "expected_attacker_losses": _Statistic(
+        "Mean armies the attacker loses.", ("a",), lambda m: m.attackers - m.mean("a")
+    ),
+    "expected_defender_losses": _Statistic(
+        "Mean armies the defender loses.", ("d",), lambda m: m.defenders - m.mean("d")
+    ),
+    "variance_attacker_losses": _Statistic(
+        "Variance of the attacker's losses (exact when ``exact``).",
+        ("a", "a2"),
+        lambda m: m.variance("a"),
+        tabulated=False,
+    ),
+    "variance_defender_losses": _Statistic(
+        "Variance of the defender's losses (exact when ``exact``).",
+        ("d", "d2"),
+        lambda m: m.variance("d"),
+        tabulated=False,
+    ),
+    "std_attacker_losses": _Statistic(
+        "Standard deviation of the attacker's losses (a float even when ``exact``).",
+        ("a", "a2"),
+        lambda m: m.sqrt(m.variance("a")),
+    ),
+    "std_defender_losses": _Statistic(
+        "Standard deviation of the defender's losses (a float even when ``exact``).",
+        ("d", "d2"),
+        lambda m: m.sqrt(m.variance("d")),
+    ),
+    "expected_attackers_left_if_won": _Statistic(
+        _IF_WON_DOC, ("win", "a_win"), lambda m: m.given_win("a_win", "expected_attackers_left_if_won")
+    ),
+    "expected_rolls": _Statistic("Mean number of rolls until the battle ends.", (_ROLLS,), lambda m: m.mean(_ROLLS)),
+}
+
+#: Statistics that :class:`Battle`, :func:`battle_statistics` and :func:`riskmath.odds_table` know.
+STATISTICS = tuple(name for name, definition in _DEFINITIONS.items() if definition.tabulated)
+
+
+def _statistic(name: str) -> cached_property[Number]:
+    """The :class:`Battle` attribute ``name``, computed by its definition from the final distribution."""
+    definition = _DEFINITIONS[name]
+
+    def compute(self: Battle) -> Number:
+        value: Number = definition.compute(self._moments)
+        return value
+
+    compute.__name__ = name
+    compute.__qualname__ = f"Battle.{name}"
+    compute.__doc__ = definition.doc
+    return cached_property(compute)
+
+
+def _float_statistic(name: str) -> cached_property[float]:
+    """As :func:`_statistic`, for a statistic that is a float even when exact."""
+    return cast("cached_property[float]", _statistic(name))
+
+
+class _FinalMoments:
+    """:class:`_Moments` of one battle, from its final distribution."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        self.attackers = battle.attackers
+        self.defenders = battle.defenders
+        self._means: dict[str, Number] = {}
+
+    def _expect(self, f: Callable[[int, int], Number]) -> Number:
+        zero: Number = Fraction(0) if self.battle.exact else 0.0
+        return sum((p * f(a, d) for a, d, p in self.battle._final_states), zero)
+
+    def mean(self, moment: str) -> Number:
+        if moment not in self._means:
+            f = _MOMENTS.get(moment)
+            self._means[moment] = self.battle._rolls if f is None else self._expect(f)
+        return self._means[moment]
+
+    def variance(self, moment: str) -> Number:
+        mean, f = self.mean(moment), _MOMENTS[moment]
+        return self._expect(lambda a, d: (f(a, d) - mean) ** 2)  # centered: no cancellation
+
+    def sqrt(self, value: Number) -> float:
+        return math.sqrt(value)
+
+    def given_win(self, moment: str, statistic: str) -> Number:
+        win = self.mean("win")
+        if not win > 0:
+            raise UndefinedStatisticError(
+                f"{statistic} is undefined for {self.battle!r}: "
+                f"the win probability is {win}" + ("" if self.battle.exact else " in float64; try exact=True")
+            )
+        return self.mean(moment) / win
 
 
 class Battle:
@@ -211,79 +363,22 @@ class Battle:
         """Distribution of the defenders left at the end, indexed by that count."""
         return self._marginal(1, "defenders")
 
-    # -- statistics ---------------------------------------------------------
-    def _expect(self, f: Any) -> Number:
-        zero: Number = Fraction(0) if self._exact else 0.0
-        return sum((p * f(a, d) for a, d, p in self._final_states), zero)
-
+    # -- statistics (defined in _DEFINITIONS) -----------------------------------
     @cached_property
-    def win_probability(self) -> Number:
-        """Probability that the defender is wiped out."""
-        return self._expect(lambda a, d: 1 if d == 0 else 0)
+    def _moments(self) -> _FinalMoments:
+        return _FinalMoments(self)
 
-    @cached_property
-    def expected_attackers_left(self) -> Number:
-        """Mean armies able to attack left at the end (won or stopped)."""
-        return self._expect(lambda a, d: a)
-
-    @cached_property
-    def expected_defenders_left(self) -> Number:
-        """Mean defending armies left at the end (0 when the attacker wins)."""
-        return self._expect(lambda a, d: d)
-
-    @cached_property
-    def expected_attacker_losses(self) -> Number:
-        """Mean armies the attacker loses."""
-        return self._attackers - self.expected_attackers_left
-
-    @cached_property
-    def expected_defender_losses(self) -> Number:
-        """Mean armies the defender loses."""
-        return self._defenders - self.expected_defenders_left
-
-    @cached_property
-    def variance_attacker_losses(self) -> Number:
-        """Variance of the attacker's losses (exact when ``exact``)."""
-        mean = self.expected_attackers_left
-        return self._expect(lambda a, d: (a - mean) ** 2)
-
-    @cached_property
-    def variance_defender_losses(self) -> Number:
-        """Variance of the defender's losses (exact when ``exact``)."""
-        mean = self.expected_defenders_left
-        return self._expect(lambda a, d: (d - mean) ** 2)
-
-    @cached_property
-    def std_attacker_losses(self) -> float:
-        """Standard deviation of the attacker's losses (a float even when ``exact``)."""
-        return math.sqrt(self.variance_attacker_losses)
-
-    @cached_property
-    def std_defender_losses(self) -> float:
-        """Standard deviation of the defender's losses (a float even when ``exact``)."""
-        return math.sqrt(self.variance_defender_losses)
-
-    @cached_property
-    def expected_attackers_left_if_won(self) -> Number:
-        """Mean attackers left, given that the attacker wins.
-
-        Raises
-        ------
-        UndefinedStatisticError
-            If the win probability is zero (or underflows float64).
-        """
-        win = self.win_probability
-        if not win > 0:
-            raise UndefinedStatisticError(
-                f"expected_attackers_left_if_won is undefined for {self!r}: "
-                f"the win probability is {win}" + ("" if self._exact else " in float64; try exact=True")
-            )
-        return self._expect(lambda a, d: a if d == 0 else 0) / win
-
-    @cached_property
-    def expected_rolls(self) -> Number:
-        """Mean number of rolls until the battle ends."""
-        return self._rolls
+    win_probability = _statistic("win_probability")
+    expected_attackers_left = _statistic("expected_attackers_left")
+    expected_defenders_left = _statistic("expected_defenders_left")
+    expected_attacker_losses = _statistic("expected_attacker_losses")
+    expected_defender_losses = _statistic("expected_defender_losses")
+    variance_attacker_losses = _statistic("variance_attacker_losses")
+    variance_defender_losses = _statistic("variance_defender_losses")
+    std_attacker_losses = _float_statistic("std_attacker_losses")
+    std_defender_losses = _float_statistic("std_defender_losses")
+    expected_attackers_left_if_won = _statistic("expected_attackers_left_if_won")
+    expected_rolls = _statistic("expected_rolls")
 
     def summary(self) -> pd.Series:
         """Every scalar statistic in one :class:`pandas.Series`.
@@ -345,7 +440,7 @@ def battle(
     Notes
     -----
     The distribution of the final state is computed in ``O(A * D)``
-    operations, vectorised over anti-diagonals ``a + d = const`` (every roll
+    operations, vectorized over anti-diagonals ``a + d = const`` (every roll
     in which both sides throw their maximum dice removes the same number of
     armies); see :doc:`/theory`.  A 1000 v 1000 battle takes a few
     milliseconds.
@@ -365,32 +460,40 @@ def battle(
 
 # -- statistics over a grid of start states ---------------------------------
 
-# The moments each statistic needs.  A moment is E[f(final state)] (+ a count
-# of rolls); "a" and "d" are the armies left at the end.
-_MOMENTS = ("win", "a", "a2", "d", "d2", "a_win", "rolls")
-_NEEDS = {
-    "win_probability": ("win",),
-    "expected_attackers_left": ("a",),
-    "expected_defenders_left": ("d",),
-    "expected_attacker_losses": ("a",),
-    "expected_defender_losses": ("d",),
-    "std_attacker_losses": ("a", "a2"),
-    "std_defender_losses": ("d", "d2"),
-    "expected_attackers_left_if_won": ("win", "a_win"),
-    "expected_rolls": ("rolls",),
-}
 
+class _GridMoments:
+    """:class:`_Moments` of every start state of a grid, from the backward sweep's moments."""
 
-def _moment_boundary(moment: str, a: int, d: int, won: bool) -> int:
-    return {
-        "win": int(won),
-        "a": a,
-        "a2": a * a,
-        "d": d,
-        "d2": d * d,
-        "a_win": a if won else 0,
-        "rolls": 0,
-    }[moment]
+    def __init__(self, moments: dict[str, np.ndarray], stop_at: int, max_attackers: int, max_defenders: int) -> None:
+        self._moments = moments
+        self._stop_at = stop_at
+        self.attackers = np.arange(stop_at + 1, max_attackers + 1)[:, None]
+        self.defenders = np.arange(1, max_defenders + 1)[None, :]
+
+    def mean(self, moment: str) -> np.ndarray:
+        return self._moments[moment]
+
+    def variance(self, moment: str) -> np.ndarray:
+        first = self._moments[moment]
+        variance: np.ndarray = self._moments[moment + "2"] - first * first
+        return variance
+
+    def sqrt(self, value: np.ndarray) -> np.ndarray:
+        """As float, round-off below 0 clipped."""
+        root: np.ndarray = np.sqrt(np.maximum(np.asarray(value, dtype=float), 0.0))
+        return root
+
+    def given_win(self, moment: str, statistic: str) -> np.ndarray:
+        win = self._moments["win"]
+        if not np.all(win > 0):
+            a, d = np.argwhere(~(win > 0))[0]
+            raise UndefinedStatisticError(
+                f"{statistic} is undefined at attackers={a + self._stop_at + 1}, "
+                f"defenders={d + 1}: the win probability underflows float64; use exact=True "
+                "or a smaller grid"
+            )
+        given: np.ndarray = self._moments[moment] / win
+        return given
 
 
 def battle_statistics(
@@ -450,10 +553,15 @@ def battle_statistics(
     if not isinstance(exact, bool):
         raise InvalidArgumentError(f"exact must be True or False, got {exact!r}")
     kern = kernel(resolve_rules(rules))
-    moments = [m for m in _MOMENTS if any(m in _NEEDS[name] for name in names)]
-    win = [[_moment_boundary(m, a, 0, True) for m in moments] for a in range(A + 1)]
-    stop = [[[_moment_boundary(m, a, d, False) for m in moments] for d in range(D + 1)] for a in range(k + 1)]
-    cost = [1 if m == "rolls" else 0 for m in moments]
+    needed = {m for name in names for m in _DEFINITIONS[name].needs}
+    moments = [m for m in (*_MOMENTS, _ROLLS) if m in needed]
+
+    def boundary(a: int, d: int) -> list[int]:
+        return [0 if m == _ROLLS else _MOMENTS[m](a, d) for m in moments]
+
+    win = [boundary(a, 0) for a in range(A + 1)]
+    stop = [[boundary(a, d) for d in range(D + 1)] for a in range(k + 1)]  # d = 0 there is never read
+    cost = [1 if m == _ROLLS else 0 for m in moments]
     if exact:
         table = backward_exact(A, D, k, kern, win, stop, cost)
         grid = np.empty((A - k, D, len(moments)), dtype=object)
@@ -465,42 +573,5 @@ def battle_statistics(
             A, D, k, kern, np.array(win, float), np.array(stop, float).reshape(k + 1, D + 1, -1), np.array(cost, float)
         )
         grid = values[k + 1 :, 1:]
-    moment = {m: grid[:, :, i] for i, m in enumerate(moments)}
-    attackers = np.arange(k + 1, A + 1)[:, None]
-    defenders = np.arange(1, D + 1)[None, :]
-    result: dict[str, np.ndarray] = {}
-    for name in names:
-        if name == "win_probability":
-            result[name] = moment["win"]
-        elif name == "expected_attackers_left":
-            result[name] = moment["a"]
-        elif name == "expected_defenders_left":
-            result[name] = moment["d"]
-        elif name == "expected_attacker_losses":
-            result[name] = attackers - moment["a"]
-        elif name == "expected_defender_losses":
-            result[name] = defenders - moment["d"]
-        elif name == "std_attacker_losses":
-            result[name] = _std(moment["a2"], moment["a"])
-        elif name == "std_defender_losses":
-            result[name] = _std(moment["d2"], moment["d"])
-        elif name == "expected_attackers_left_if_won":
-            win_p = moment["win"]
-            if not np.all(win_p > 0):
-                a, d = np.argwhere(~(win_p > 0))[0]
-                raise UndefinedStatisticError(
-                    f"expected_attackers_left_if_won is undefined at attackers={a + k + 1}, "
-                    f"defenders={d + 1}: the win probability underflows float64; use exact=True "
-                    "or a smaller grid"
-                )
-            result[name] = moment["a_win"] / win_p
-        else:  # expected_rolls
-            result[name] = moment["rolls"]
-    return result
-
-
-def _std(second: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """Standard deviation from raw moments, as float (round-off clipped at 0)."""
-    variance = np.asarray(second - first * first, dtype=float)
-    std: np.ndarray = np.sqrt(np.maximum(variance, 0.0))
-    return std
+    grid_moments = _GridMoments({m: grid[:, :, i] for i, m in enumerate(moments)}, k, A, D)
+    return {name: _DEFINITIONS[name].compute(grid_moments) for name in names}

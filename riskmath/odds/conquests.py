@@ -114,7 +114,7 @@ def armies_given(joint: Vector, total: Number, exact: bool) -> pd.Series:
 
 
 def _mean_sd(distribution: Vector) -> tuple[Number, float]:
-    """Mean and standard deviation of a (normalised) distribution over 0..n."""
+    """Mean and standard deviation of a (normalized) distribution over 0..n."""
     values = np.arange(len(distribution))
     mean = sum(distribution * values)
     variance = sum(distribution * (values - mean) ** 2)

@@ -97,10 +97,10 @@ class BattleChain:
         self.R = _sparse(r_entries, (len(transient), len(absorbing)))
 
     def __repr__(self) -> str:
-        return (
-            f"BattleChain({self.attackers}, {self.defenders}, stop_at={self.stop_at}): "
-            f"{self.Q.shape[0]} transient, {self.R.shape[1]} absorbing states"
-        )
+        options = [f"stop_at={self.stop_at}"] if self.stop_at else []
+        if self.rules != CombatRules():
+            options.append(f"rules={self.rules!r}")
+        return f"BattleChain({', '.join([str(self.attackers), str(self.defenders), *options])})"
 
     @cached_property
     def _lu(self) -> object:
@@ -159,7 +159,9 @@ def battle_chain(attackers: int, defenders: int, *, stop_at: int = 0, rules: obj
     --------
     >>> chain = battle_chain(3, 2)
     >>> chain
-    BattleChain(3, 2, stop_at=0): 6 transient, 5 absorbing states
+    BattleChain(3, 2)
+    >>> len(chain.transient_states), len(chain.absorbing_states)
+    (6, 5)
     >>> round(float(chain.expected_rolls()[(3, 2)]), 4)
     1.8443
     """

@@ -4,8 +4,9 @@
   probability (bisection on the success probability, exact at the threshold).
 * :func:`combined_attack`: several stacks attacking one territory in turn, the
   defender's surviving distribution carrying over.
-* :func:`defence_allocations`: every way to spread a number of defending
-  armies along a path, ranked by the attacker's success probability.
+* :func:`defense_allocations` (also spelled :func:`defence_allocations`):
+  every way to spread a number of defending armies along a path, ranked by
+  the attacker's success probability.
 * :func:`success_curve`: the success probability of a path for every number
   of attackers at once.
 """
@@ -17,20 +18,28 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from riskmath._validation import check_int
 from riskmath.errors import InvalidArgumentError
-from riskmath.odds._sweeps import backward_exact, backward_float, kernel
+from riskmath.odds._sweeps import kernel
 from riskmath.odds.conquests import Conquest, Number, Vector, _check_exact, _number, _path, _steps, _zeros, sweep
 from riskmath.odds.dice import CombatRules, resolve_rules
+from riskmath.odds.plans import Target, success_functions
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CombinedAttack", "armies_needed", "combined_attack", "defence_allocations", "success_curve"]
+__all__ = [
+    "CombinedAttack",
+    "armies_needed",
+    "combined_attack",
+    "defence_allocations",
+    "defense_allocations",
+    "success_curve",
+]
 
 
 def armies_needed(
@@ -323,7 +332,7 @@ def defence_allocations(
     --------
     Six armies on two territories against 8 attackers:
 
-    >>> ranking = defence_allocations(8, 6, 2)
+    >>> ranking = defense_allocations(8, 6, 2)    # also spelled defence_allocations
     >>> ranking["allocation"].tolist()
     [(2, 4), (4, 2), (3, 3), (1, 5), (5, 1)]
     """
@@ -352,6 +361,10 @@ def defence_allocations(
     return table
 
 
+#: The same function as :func:`defence_allocations`, spelled the US way (the project's spelling).
+defense_allocations = defence_allocations
+
+
 def success_curve(
     defenders: int | Sequence[int],
     max_attackers: int,
@@ -362,7 +375,9 @@ def success_curve(
 ) -> pd.Series:
     """P(the path falls) for every number of attackers ``0..max_attackers`` at once.
 
-    One backward sweep of the battle chain per territory, last first: with
+    The path is a plan without splits (:class:`~riskmath.odds.plans.Target`),
+    so this is the backward pass of :func:`riskmath.plan_conquest`: one
+    backward sweep of the battle chain per territory, last first.  With
     ``G(y)`` the probability of taking the rest of the path when ``y`` armies
     hold the territory just taken, the previous territory falls with
     probability ``F(x) = sum_y P(take it with y left | x) G(y - leave)``, for
@@ -397,23 +412,13 @@ def success_curve(
     X = check_int("max_attackers", max_attackers, minimum=0)
     leaves = _steps("leave", leave, len(path), minimum=0)
     exact = _check_exact(exact)
-    kern = kernel(resolve_rules(rules))
-    later: list[Any] = [0] + [1] * X  # G for the last territory: held with y >= 1 armies
-    for k in range(len(path) - 1, -1, -1):
-        d = path[k]
-        if exact:
-            values = backward_exact(X, d, 0, kern, [[g] for g in later], [[[0]] * (d + 1)], [0])
-            falls: list[Any] = [Fraction(0)] + [values[x][d][0] for x in range(1, X + 1)]
-        else:
-            table = backward_float(X, d, 0, kern, np.array(later, float)[:, None], np.zeros((1, d + 1, 1)), np.zeros(1))
-            falls = [0.0, *table[1:, d, 0].tolist()]
-        if k > 0:
-            keep = leaves[k - 1]
-            later = [falls[max(y - keep, 0)] if y > 0 else 0 for y in range(X + 1)]
-        else:
-            later = falls
+    plan: Target | None = None
+    for d, keep in zip(reversed(path), reversed(leaves), strict=True):
+        plan = Target(d, leave=keep, then=() if plan is None else (plan,))
+    assert plan is not None
+    curve = success_functions(plan, X, kernel(resolve_rules(rules)), exact)[id(plan)]
     return pd.Series(
-        later,
+        curve,
         index=pd.RangeIndex(0, X + 1, name="attackers"),
         name="success_probability",
         dtype=object if exact else float,

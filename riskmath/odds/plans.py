@@ -33,7 +33,7 @@ import numpy as np
 
 from riskmath._validation import check_int
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
-from riskmath.odds._sweeps import backward_exact, backward_float, kernel
+from riskmath.odds._sweeps import Kernel, backward_exact, backward_float, kernel
 from riskmath.odds.conquests import Vector, _check_exact, _mean_sd, _number, _zeros, armies_given, attack_with
 from riskmath.odds.dice import CombatRules, resolve_rules
 
@@ -59,7 +59,7 @@ class Target:
     defenders : int
         Defending armies (``>= 1``).
     name : str, optional
-        A label for tables; unnamed targets are labelled by their position,
+        A label for tables; unnamed targets are labeled by their position,
         e.g. ``"1.2"`` for the second child of the root's first child.
     leave : int, default 1
         Armies that stay in this territory after its capture.
@@ -176,7 +176,7 @@ class Target:
             yield from child.walk()
 
 
-def _labelled(root: Target) -> list[tuple[str, Target, str | None]]:
+def _labeled(root: Target) -> list[tuple[str, Target, str | None]]:
     """``(label, target, parent label)`` depth first; labels default to positions."""
     out: list[tuple[str, Target, str | None]] = []
 
@@ -192,6 +192,43 @@ def _labelled(root: Target) -> list[tuple[str, Target, str | None]]:
         duplicates = sorted({label for label in labels if labels.count(label) > 1})
         raise InvalidArgumentError(f"target names must be unique within a plan, got duplicates {duplicates}")
     return out
+
+
+def _children_value(node: Target, y: int, success: dict[int, Vector], exact: bool, skip: int | None = None) -> Any:
+    """Product of the children's success for ``y`` armies holding ``node`` (child ``skip`` left out)."""
+    value: Any = Fraction(1) if exact else 1.0
+    shares = node.shares(max(y - node.leave, 0))
+    for i, (child, share) in enumerate(zip(node.then, shares, strict=True)):
+        if i != skip:
+            value = value * success[id(child)][share]
+    return value
+
+
+def success_functions(plan: Target, attackers: int, kern: Kernel, exact: bool) -> dict[int, Vector]:
+    """The backward pass: ``F_v(x)`` for ``x = 0..attackers`` and every node ``v`` of ``plan``.
+
+    Keyed by ``id(v)``; one backward sweep of the battle chain per node,
+    leaves first (see the module docstring).  ``F_v(0) = 0``: nobody attacks.
+    """
+    X = attackers
+    success: dict[int, Vector] = {}
+    for node in reversed(list(plan.walk())):  # depth first, reversed: every child before its parent
+        if len(node.then) == 1 and node.split == "even":  # a path: the one child gets everyone moving on
+            win = success[id(node.then[0])][np.maximum(np.arange(X + 1) - node.leave, 0)]
+        else:
+            win = np.array([_children_value(node, y, success, exact) for y in range(X + 1)], dtype=object)
+        win[0] = 0
+        d = node.defenders
+        if exact:
+            values = backward_exact(X, d, 0, kern, [[w] for w in win], [[[0]] * (d + 1)], [0])
+            column = np.array([values[x][d][0] for x in range(X + 1)], dtype=object)
+            column[0] = Fraction(0)
+        else:
+            win_value = np.array(win, float)[:, None]
+            column = backward_float(X, d, 0, kern, win_value, np.zeros((1, d + 1, 1)), np.zeros(1))[:, d, 0].copy()
+            column[0] = 0.0
+        success[id(node)] = column
+    return success
 
 
 class PlanResult:
@@ -222,14 +259,11 @@ class PlanResult:
         self.plan = plan
         self.exact = _check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
-        self._nodes = _labelled(plan)
+        self._nodes = _labeled(plan)
         self.labels = [label for label, _, _ in self._nodes]
         self._kern = kernel(self.rules)
         X = self.attackers
-        # Success function of every subtree, leaves first.
-        self._success: dict[int, Vector] = {}
-        for node in reversed([node for _, node, _ in self._nodes]):
-            self._success[id(node)] = self._subtree_success(node)
+        self._success = success_functions(plan, X, self._kern, self.exact)
         # Forward: plain marginals, and weighted by the success of the other branches.
         start = _zeros(X + 1, self.exact)
         start[X] = 1
@@ -238,30 +272,7 @@ class PlanResult:
         self._leaf_joint: dict[str, Vector] = {}
         self._forward(plan, self.labels[0], start, start.copy())
 
-    # -- the two passes -------------------------------------------------------
-    def _children_value(self, node: Target, y: int, skip: int | None = None) -> Any:
-        """Product of the children's success for ``y`` armies holding ``node`` (child ``skip`` left out)."""
-        value: Any = Fraction(1) if self.exact else 1.0
-        shares = node.shares(max(y - node.leave, 0))
-        for i, (child, share) in enumerate(zip(node.then, shares, strict=True)):
-            if i != skip:
-                value = value * self._success[id(child)][share]
-        return value
-
-    def _subtree_success(self, node: Target) -> Vector:
-        """``F(x)``: P(node and everything after it fall | x armies attack node), x = 0..X."""
-        X, d = self.attackers, node.defenders
-        win = [self._children_value(node, y) if y > 0 else 0 for y in range(X + 1)]
-        if self.exact:
-            values = backward_exact(X, d, 0, self._kern, [[w] for w in win], [[[0]] * (d + 1)], [0])
-            column = np.array([values[x][d][0] for x in range(X + 1)], dtype=object)
-            column[0] = Fraction(0)
-            return column
-        table = backward_float(X, d, 0, self._kern, np.array(win, float)[:, None], np.zeros((1, d + 1, 1)), np.zeros(1))
-        column = table[:, d, 0].copy()
-        column[0] = 0.0
-        return column
-
+    # -- the forward pass -----------------------------------------------------
     def _forward(self, node: Target, label: str, force: Vector, weighted: Vector) -> None:
         force[0] = 0
         weighted[0] = 0
@@ -282,7 +293,7 @@ class PlanResult:
                     continue
                 share = node.shares(max(y - node.leave, 0))[i]
                 child_force[share] += won[y]
-                child_weighted[share] += won_weighted[y] * self._children_value(node, y, skip=i)
+                child_weighted[share] += won_weighted[y] * _children_value(node, y, self._success, self.exact, skip=i)
             self._forward(child, child_label, child_force, child_weighted)
 
     # -- results --------------------------------------------------------------

@@ -50,9 +50,9 @@ def solve_matrix_game(
 ) -> tuple[Number, tuple[Number, ...], tuple[Number, ...]]:
     """Value and optimal mixed strategies of a small zero-sum matrix game.
 
-    The row player maximises ``x^T M y``, the column player minimises it.
+    The row player maximizes ``x^T M y``, the column player minimizes it.
     Solved by support enumeration (Shapley-Snow): for each pair of equal-size
-    row and column supports, the equalising strategies are computed and kept
+    row and column supports, the equalizing strategies are computed and kept
     if they are feasible and optimal.  Exact with Fractions; for floats,
     ``tolerance`` absorbs round-off in the feasibility checks.
 
@@ -88,7 +88,7 @@ def solve_matrix_game(
     for size in range(2, min(m, n) + 1):
         for rows in itertools.combinations(range(m), size):
             for cols in itertools.combinations(range(n), size):
-                solved = _equalise(payoff, rows, cols)
+                solved = _equalize(payoff, rows, cols)
                 if solved is None:
                     continue
                 value, x, y = solved
@@ -110,7 +110,7 @@ def _unit(n: int, k: int, payoff: Sequence[Sequence[Number]]) -> tuple[Number, .
     return tuple(one if i == k else one * 0 for i in range(n))
 
 
-def _equalise(
+def _equalize(
     payoff: Sequence[Sequence[Number]], rows: Sequence[int], cols: Sequence[int]
 ) -> tuple[Number, list[Number], list[Number]] | None:
     """Strategies on the supports making the opponent indifferent, or None."""
@@ -215,7 +215,7 @@ class Policy:
     def _solve(self, kern: Kernel) -> None:
         A, D, u, tol = self.attackers, self.defenders, self._u, self.tolerance
         ma, md = kern.max_a, kern.max_d
-        value: list[list[Number]] = [[u(a, 0) if d == 0 else u(a, d) for d in range(D + 1)] for a in range(A + 1)]
+        value: list[list[Number]] = [[u(a, d) for d in range(D + 1)] for a in range(A + 1)]
         plain: list[list[Number]] = [row[:] for row in value]
         self._attacker: dict[tuple[int, int], dict[Any, Number]] = {}
         self._defender: dict[tuple[int, int], dict[int, Number]] = {}
@@ -225,12 +225,12 @@ class Policy:
                 c_max, e_max = min(ma, a), min(md, d)
                 plain[a][d] = self._roll_value(kern, plain, a, d, c_max, e_max)
                 actions: list[Any] = list(range(c_max, 0, -1))  # max dice first: ties keep it
-                defences = list(range(e_max, 0, -1)) if self.two_sided else [e_max]
-                payoff = [[self._roll_value(kern, value, a, d, c, e) for e in defences] for c in actions]
+                defenses = list(range(e_max, 0, -1)) if self.two_sided else [e_max]
+                payoff = [[self._roll_value(kern, value, a, d, c, e) for e in defenses] for c in actions]
                 if self.allow_stop:
                     actions.append(STOP)
-                    payoff.append([u(a, d)] * len(defences))
-                if len(defences) == 1:
+                    payoff.append([u(a, d)] * len(defenses))
+                if len(defenses) == 1:
                     column = [row[0] for row in payoff]
                     best = column[0]
                     choice = 0
@@ -244,7 +244,7 @@ class Policy:
                     game_value, x, y = solve_matrix_game(payoff, tolerance=tol)
                     value[a][d] = game_value
                     self._attacker[(a, d)] = {act: p for act, p in zip(actions, x, strict=True) if p > tol}
-                    self._defender[(a, d)] = {e: q for e, q in zip(defences, y, strict=True) if q > tol}
+                    self._defender[(a, d)] = {e: q for e, q in zip(defenses, y, strict=True) if q > tol}
         self._value, self._plain = value, plain
 
     def __repr__(self) -> str:
@@ -269,6 +269,9 @@ class Policy:
         """The defender's optimal dice at a state: ``{dice: probability}``."""
         return dict(self._defender[(attackers, defenders)])
 
+    #: The same method as :meth:`defence`, spelled the US way (the project's spelling).
+    defense = defence
+
     @cached_property
     def _table(self) -> pd.DataFrame:
         import pandas as pd
@@ -276,14 +279,14 @@ class Policy:
         rows = []
         index = []
         for (a, d), strategy in sorted(self._attacker.items()):
-            defence = self._defender[(a, d)]
+            defense = self._defender[(a, d)]
             pure = len(strategy) == 1
             rows.append(
                 {
                     "action": next(iter(strategy)) if pure else "mixed",
                     "attacker_strategy": strategy,
-                    "defender_dice": next(iter(defence)) if len(defence) == 1 else "mixed",
-                    "defender_strategy": defence,
+                    "defender_dice": next(iter(defense)) if len(defense) == 1 else "mixed",
+                    "defender_strategy": defense,
                     "value": self._value[a][d],
                     "max_dice_value": self._plain[a][d],
                     "max_dice": min(self.rules.attacker_max_dice, a),
@@ -318,8 +321,8 @@ class Policy:
     def defender_deviations(self) -> pd.DataFrame:
         """The states where the defender's optimal play is not its maximum dice (two-sided only)."""
         table = self._table
-        max_defence = [min(self.rules.defender_max_dice, d) for _, d in table.index]
-        return table[table["defender_dice"] != max_defence].copy()
+        max_defense = [min(self.rules.defender_max_dice, d) for _, d in table.index]
+        return table[table["defender_dice"] != max_defense].copy()
 
 
 def optimal_policy(
@@ -340,9 +343,9 @@ def optimal_policy(
     attackers, defenders : int
         The start state; every smaller state is solved too.
     objective : "win", "win_with" or callable, default "win"
-        ``"win"``: maximise P(conquest).  ``"win_with"``: maximise P(conquest
+        ``"win"``: maximize P(conquest).  ``"win_with"``: maximize P(conquest
         with at least ``min_left`` armies able to attack).  A function
-        ``u(a, d)``: maximise the expected value of ``u`` at the final state
+        ``u(a, d)``: maximize the expected value of ``u`` at the final state
         (``d == 0`` is a conquest; stopping at ``(a, d)`` ends there).
     min_left : int, default 1
         Threshold of ``"win_with"``.
@@ -361,7 +364,7 @@ def optimal_policy(
     -------
     Policy
         ``value``, ``max_dice_value``, ``table()``, ``deviations()``,
-        ``action(a, d)``, and for ``two_sided`` ``defence(a, d)`` and
+        ``action(a, d)``, and for ``two_sided`` ``defense(a, d)`` and
         ``defender_deviations()``.
 
     Examples

@@ -1,4 +1,4 @@
-"""Odds tables as pandas DataFrames (no mathematics here: see :mod:`riskmath.battle`)."""
+"""Odds tables as pandas DataFrames (no mathematics here: see :mod:`riskmath.odds.battles`)."""
 
 from __future__ import annotations
 
@@ -31,11 +31,8 @@ def odds_table(
         attacking territory holds one more), ``stop_at + 1 .. max_attackers``;
         columns are ``defenders`` = ``1 .. max_defenders``.
     statistic : str, default "win_probability"
-        One of :data:`riskmath.STATISTICS`: ``win_probability``,
-        ``expected_attackers_left``, ``expected_defenders_left``,
-        ``expected_attacker_losses``, ``expected_defender_losses``,
-        ``std_attacker_losses``, ``std_defender_losses``,
-        ``expected_attackers_left_if_won``, ``expected_rolls``.
+        One of :data:`riskmath.STATISTICS`, each defined as the
+        :class:`riskmath.Battle` attribute of that name.
     stop_at : int, default 0
         Retreat threshold, as for :func:`riskmath.battle`.
     exact : bool, default False

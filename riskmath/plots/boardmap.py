@@ -2,16 +2,16 @@
 
 :func:`board` draws a schematic world: each territory is a circle at its
 position (``Board.positions``, or :func:`layout`'s spring layout for boards
-without positions), continents are pale hulls labelled with their bonus, and
+without positions), continents are pale hulls labeled with their bonus, and
 borders are lines.  A border whose straight line would cross more than half
 the picture (on the classic map, Alaska--Kamchatka) wraps around the edge of
 the map: it is drawn as two dashed stubs, each leaving its territory towards
 the nearer edge, along the line that joins the two ends across that edge.
 
-For a :class:`~riskmath.GameState` the circles are coloured by owner (a fixed
-palette per player, greys for neutrals, white before the set-up claims them)
-with the army count inside.  With ``values`` they are coloured by those values
-on a colour scale instead, the owner showing in the circle's rim.
+For a :class:`~riskmath.GameState` the circles are colored by owner (a fixed
+palette per player, grays for neutrals, white before the set-up claims them)
+with the army count inside.  With ``values`` they are colored by those values
+on a color scale instead, the owner showing in the circle's rim.
 
 Every artist carries a ``gid`` naming what it shows (``"territory:Alaska"``,
 ``"armies:Alaska"``, ``"border:Alaska|Kamchatka"``, ``"wrap:Alaska|Kamchatka"``,
@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.board import Board
+from riskmath.plots.style import CONTINENT_COLORS, MISSING_VALUE_COLOR, OWNER_COLORS, owner_color, text_color
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,13 +42,6 @@ if TYPE_CHECKING:
 
 __all__ = ["OWNER_COLORS", "board", "board_svg", "layout"]
 
-#: Face colours of players 0, 1, ... (cycled beyond nine players): matplotlib's tab10 without its grey.
-OWNER_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf")
-_NEUTRAL_COLORS = ("#9e9e9e", "#bdbdbd", "#757575", "#d9d9d9")
-_UNCLAIMED = "#ffffff"
-#: Pale continent shades in data order; on the classic board they follow the printed board's colours.
-_CONTINENT_COLORS = ("#fff2b3", "#f9d3cf", "#d4e4f4", "#f8dfc2", "#d9eccf", "#e6d8ee", "#d8efed", "#f0e0d0")
-_MISSING_VALUE = "#eeeeee"
 _LAYOUT_ITERATIONS = 300
 _LAYOUT_SEED = 0
 _LAYOUT_START_STEP = 1.0  # the largest move in the first step, in the unit square; it falls linearly to 0
@@ -108,7 +102,7 @@ def _spring_layout(board: Board) -> npt.NDArray[np.float64]:
     continent = np.array([board.continent_of(i) for i in range(n)], dtype=object)
     weight = board.adjacency * np.where(continent[:, None] == continent[None, :], 2.0, 1.0)
     pos = np.random.default_rng(_LAYOUT_SEED).random((n, 2))
-    k = 1.0 / math.sqrt(n)  # the ideal distance between neighbours in the unit square
+    k = 1.0 / math.sqrt(n)  # the ideal distance between neighbors in the unit square
     step = _LAYOUT_START_STEP
     for _ in range(_LAYOUT_ITERATIONS):
         delta = pos[:, None, :] - pos[None, :, :]
@@ -144,19 +138,19 @@ def board(
     Parameters
     ----------
     board_or_state : Board or GameState
-        A bare board draws white territories; a state colours them by owner
+        A bare board draws white territories; a state colors them by owner
         and writes the armies inside.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new 12 x 7 inch figure's axes by default.
     values : mapping or pandas.Series, optional
         Numbers by territory (name, alias or id), e.g.
         ``riskmath.evaluate.threats(state)["fall_probability"]``.  Territories
-        are then coloured by value, with a colorbar; the owner shows in the
-        rim.  Territories left out (or NaN) are pale grey.
+        are then colored by value, with a colorbar; the owner shows in the
+        rim.  Territories left out (or NaN) are pale gray.
     cmap : str, default "Reds"
         Colormap for ``values``.
     vmin, vmax : float, optional
-        Colour scale limits; by default ``0`` and ``1`` when every value lies
+        Color scale limits; by default ``0`` and ``1`` when every value lies
         in ``[0, 1]`` (probabilities), else the values' minimum and maximum.
     value_label : str, optional
         Colorbar label; by default the Series' name, else ``"value"``.
@@ -169,7 +163,7 @@ def board(
     wrap : bool, optional
         Draw borders reaching across more than half the picture as wrapping
         round the map's edge.  By default only for boards with positions
-        (spring layouts keep neighbours close anyway).
+        (spring layouts keep neighbors close anyway).
     title : str, optional
         Axes title; by default the board's name (and the turn and phase for
         a state); ``""`` for none.
@@ -228,10 +222,10 @@ def board(
     _draw_borders(ax, the_board, xy, (left, right), bool(the_board.positions) if wrap is None else wrap)
 
     owners = [state.owner(i) for i in range(len(names))] if state is not None else None
-    owner_color = {o: _owner_color(o, state.game.players) for o in owners} if state is not None and owners else {}
+    owner_colors = {o: owner_color(o, state.game.players) for o in owners} if state is not None and owners else {}
     colored = _value_colors(the_board, values, cmap, vmin, vmax) if values is not None else None
     for i, name in enumerate(names):
-        rim = owner_color[owners[i]] if owners is not None else "0.25"
+        rim = owner_colors[owners[i]] if owners is not None else "0.25"
         if colored is not None:
             face, edge, width = colored[0][i], rim, 2.5 if owners is not None else 1.0
         else:
@@ -249,7 +243,7 @@ def board(
                 va="center",
                 fontsize=7,
                 fontweight="bold",
-                color=_ink(face),
+                color=text_color(face),
                 zorder=4,
                 gid=f"armies:{name}",
             )
@@ -272,12 +266,12 @@ def board(
     if legend and owners is not None and state is not None:
         handles = [
             Patch(
-                facecolor="white" if colored else owner_color[o],
-                edgecolor=owner_color[o] if colored else "0.2",
+                facecolor="white" if colored else owner_colors[o],
+                edgecolor=owner_colors[o] if colored else "0.2",
                 linewidth=2.5 if colored else 0.8,
                 label="unclaimed" if o < 0 else state.game.owner_name(o),
             )
-            for o in sorted(owner_color, key=lambda o: (o < 0, o))
+            for o in sorted(owner_colors, key=lambda o: (o < 0, o))
         ]
         ax.legend(handles=handles, loc="lower left", fontsize=8, framealpha=0.9)
     if title is None:
@@ -345,22 +339,6 @@ def _board_and_state(board_or_state: object) -> tuple[Board, GameState | None]:
     raise InvalidArgumentError(f"expected a Board or a GameState, got {type(board_or_state).__name__}")
 
 
-def _owner_color(owner: int, players: int) -> str:
-    if owner < 0:
-        return _UNCLAIMED
-    if owner >= players:
-        return _NEUTRAL_COLORS[(owner - players) % len(_NEUTRAL_COLORS)]
-    return OWNER_COLORS[owner % len(OWNER_COLORS)]
-
-
-def _ink(face: Any) -> str:
-    """Black or white, whichever reads better on ``face``."""
-    from matplotlib.colors import to_rgb
-
-    r, g, b = to_rgb(face)
-    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
-
-
 def _value_colors(
     board: Board,
     values: Mapping[TerritoryKey, float] | pd.Series,
@@ -368,7 +346,7 @@ def _value_colors(
     vmin: float | None,
     vmax: float | None,
 ) -> tuple[list[Any], Any, str]:
-    """Face colours by id, the mappable for the colorbar, and its label."""
+    """Face colors by id, the mappable for the colorbar, and its label."""
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
@@ -387,14 +365,14 @@ def _value_colors(
         vmax = high if vmax is None else vmax
     norm = Normalize(vmin=vmin, vmax=vmax if vmax > vmin else vmin + 1.0)
     colormap = colormaps[cmap]
-    faces = [colormap(norm(by_id[i])) if i in by_id else _MISSING_VALUE for i in range(len(board))]
+    faces = [colormap(norm(by_id[i])) if i in by_id else MISSING_VALUE_COLOR for i in range(len(board))]
     name = getattr(values, "name", None)
     label = str(name) if name is not None and not isinstance(values, Mapping) else "value"
     return faces, ScalarMappable(norm=norm, cmap=colormap), label
 
 
 def _draw_continents(ax: Axes, board: Board, xy: npt.NDArray[np.float64], pad: float) -> None:
-    """A pale convex hull round each continent's circles, labelled with its name and bonus."""
+    """A pale convex hull round each continent's circles, labeled with its name and bonus."""
     from matplotlib.patches import Polygon
     from scipy.spatial import ConvexHull
 
@@ -404,7 +382,7 @@ def _draw_continents(ax: Axes, board: Board, xy: npt.NDArray[np.float64], pad: f
     for number, continent in enumerate(board.continents.values()):
         points = (xy[list(continent.ids)][:, None, :] + ring[None, :, :]).reshape(-1, 2)
         hull = points[ConvexHull(points).vertices]
-        color = _CONTINENT_COLORS[number % len(_CONTINENT_COLORS)]
+        color = CONTINENT_COLORS[number % len(CONTINENT_COLORS)]
         ax.add_patch(
             Polygon(
                 hull,

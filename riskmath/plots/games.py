@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from riskmath.errors import InvalidArgumentError
+from riskmath.plots.style import owner_color
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,11 +31,6 @@ TOURNAMENT_COLUMNS = ("lineup", "agent", "win_rate", "ci_low", "ci_high")
 SIMULATE_COLUMNS = ("seed", "winner", "draw", "turns")
 
 _PANELS = (("territories", "territories"), ("armies", "armies"), ("cards", "cards in hand"))
-
-
-def _owner_colour(owner: int) -> str:
-    """The colour of an owner, the same in every panel and every picture (matplotlib's cycle)."""
-    return f"C{owner % 10}"
 
 
 def _numbered(columns: Sequence[Any], prefix: str) -> list[int]:
@@ -72,8 +68,8 @@ def game_timeline(record: GameRecord, axes: Sequence[Axes] | np.ndarray | None =
     -------
     numpy.ndarray of matplotlib.axes.Axes
         The three panels.  Each holds one line per owner (players and neutral
-        owners; the cards panel players only), in the owner's colour
-        (``"C0"``, ``"C1"``, ... in owner order) and labelled with
+        owners; the cards panel players only), in the owner's color on the
+        board (:func:`riskmath.plots.style.owner_color`) and labeled with
         ``Game.owner_name``; the legend is on the first panel, and its title
         says how the game ended.
 
@@ -105,7 +101,13 @@ def game_timeline(record: GameRecord, axes: Sequence[Axes] | np.ndarray | None =
     for ax, (column, label) in zip(panels, _PANELS, strict=True):
         for owner in _numbered(history.columns, column):
             values = history[f"{column}_{owner}"].to_numpy()
-            ax.plot(turns, values, color=_owner_colour(owner), label=game.owner_name(owner), drawstyle="steps-post")
+            ax.plot(
+                turns,
+                values,
+                color=owner_color(owner, game.players),
+                label=game.owner_name(owner),
+                drawstyle="steps-post",
+            )
         ax.set_ylabel(label)
     panels[-1].set_xlabel("turn")
     final = record.final
@@ -215,8 +217,8 @@ def _rate_bars(ax: Axes, labels: list[str], rates: list[float], lows: list[float
     positions = np.arange(len(labels))
     below = np.maximum(np.subtract(rates, lows), 0.0)
     above = np.maximum(np.subtract(highs, rates), 0.0)
-    colours = [_owner_colour(k) for k in range(len(labels))]
-    ax.barh(positions, rates, xerr=np.vstack([below, above]), color=colours, capsize=4, alpha=0.8)
+    colors = [owner_color(k) for k in range(len(labels))]
+    ax.barh(positions, rates, xerr=np.vstack([below, above]), color=colors, capsize=4, alpha=0.8)
     ax.set_yticks(positions, labels)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
@@ -269,7 +271,7 @@ def _game_lengths(results: pd.DataFrame, ax: Axes) -> None:
     low, high = turns.min(), turns.max()
     # One bin per number of turns while they fit, else 30 bins.
     bins: Any = np.arange(low - 0.5, high + 1.5) if high - low < 30 else 30
-    ax.hist(turns, bins=bins, color="grey", edgecolor="white")
+    ax.hist(turns, bins=bins, color="gray", edgecolor="white")
     ax.set_xlabel("game length (turns)")
     ax.set_ylabel("games")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))

@@ -24,6 +24,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from riskmath._html import RENDERERS
+from riskmath.plots.style import LOSS_COLOR, WIN_COLOR
 
 if TYPE_CHECKING:
     from riskmath.game.state import GameState
@@ -35,7 +36,6 @@ __all__ = ["battle_html", "conquest_html", "state_html"]
 _TABLE = 'style="border-collapse: collapse; font-variant-numeric: tabular-nums"'
 _CELL = 'style="padding: 1px 8px; text-align: right"'
 _HEAD = 'style="padding: 1px 8px; text-align: left"'
-_WIN, _LOSS = "#2ca02c", "#d62728"
 
 #: Battles with more final states than this are shown without the outcome chart.
 CHART_LIMIT = 300
@@ -74,15 +74,15 @@ def outcome_chart(battle: Battle, *, width: int = 360, height: int = 70) -> str:
     bars = []
     for i, (a, d, p) in enumerate(states):
         tall = p / top * (height - 14)
-        colour = _WIN if d == 0 else _LOSS
+        color = WIN_COLOR if d == 0 else LOSS_COLOR
         tip = escape(f"{a} attackers, {d} defenders left: {p:.4f}")
         bars.append(
             f'<rect x="{i * step:.2f}" y="{height - 14 - tall:.2f}" width="{max(step - 1, 0.5):.2f}" '
-            f'height="{tall:.2f}" fill="{colour}"><title>{tip}</title></rect>'
+            f'height="{tall:.2f}" fill="{color}"><title>{tip}</title></rect>'
         )
     labels = (
-        f'<text x="0" y="{height - 2}" font-size="10" fill="{_LOSS}">defender holds</text>'
-        f'<text x="{width}" y="{height - 2}" font-size="10" fill="{_WIN}" text-anchor="end">attacker wins</text>'
+        f'<text x="0" y="{height - 2}" font-size="10" fill="{LOSS_COLOR}">defender holds</text>'
+        f'<text x="{width}" y="{height - 2}" font-size="10" fill="{WIN_COLOR}" text-anchor="end">attacker wins</text>'
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

@@ -65,6 +65,8 @@ class GameRecord:
     >>> from riskmath.agents import AggressiveAgent, RandomAgent
     >>> game = rm.Game(2, max_turns=30)
     >>> record = play(game, [RandomAgent(), AggressiveAgent()], seed=1)
+    >>> record    # short; the fields hold every action
+    GameRecord(seed=1, winner=1, turns=25, actions=<343 actions>)
     >>> record.final, record.winner, record.actions[:2]
     (<GameState turn 25, GAME_OVER, won by player 1>, 1, [ChoosePile(pile=0), ChoosePile(pile=1)])
     >>> record.history()[["player", "territories_0", "territories_1"]].head(3)
@@ -81,6 +83,13 @@ class GameRecord:
     actions: list[Any]
     final: GameState
     snapshots: list[dict[str, Any]] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        """Short: the game's seed, outcome and length (the fields hold the full record)."""
+        return (
+            f"GameRecord(seed={self.seed}, winner={self.winner}, turns={self.final.turn}, "
+            f"actions=<{len(self.actions)} actions>)"
+        )
 
     @property
     def winner(self) -> int | None:

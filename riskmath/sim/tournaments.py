@@ -56,9 +56,9 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
         raise InvalidArgumentError(f"confidence must be a float in (0, 1), got {confidence!r}")
     z = float(norm.ppf(0.5 + confidence / 2))
     p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    center = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, center - half), min(1.0, center + half)
 
 
 def tournament(
