@@ -2,8 +2,9 @@
 
 Run with ``make bench`` (or ``python bench/run.py [--quick]``).  Each line
 prints the best of several repeats for both sides and their ratio; the
-targets are those of the issue that introduced each capability.  Nothing
-here asserts on time: the figures are for people (see bench/README.md).
+targets are those of the issue that introduced each capability; the last
+lines, start-up times of fresh processes, are medians (bench/imports.py).
+Nothing here asserts on time: the figures are for people (see bench/README.md).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import scipy
 sys.path.insert(0, str(Path(__file__).parent))
 
 import baselines
+import imports
 
 import riskmath as rm
 from riskmath.odds.dice import count_pair_wins
@@ -202,6 +204,7 @@ def main(argv: list[str] | None = None) -> None:
 
     chained(repeat, slow_repeat)
     rules_engine(4 if args.quick else 12, args.quick)
+    imports.report(repeat)  # start-up: fresh processes, medians (bench/imports.py)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,11 @@ Fraction(1445, 3888)
 0.7694
 """
 
+import importlib
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import riskmath.plots.notebook  # noqa: F401 (registers the notebook HTML renderers)
+from riskmath import _html
 from riskmath._version import __version__
 from riskmath.errors import (
     BoardError,
@@ -25,30 +27,6 @@ from riskmath.errors import (
     RulesError,
     StateError,
     UndefinedStatisticError,
-)
-from riskmath.game import (
-    Attack,
-    BattleOutcome,
-    Blitz,
-    Board,
-    Card,
-    ChooseCapital,
-    ChoosePile,
-    Defend,
-    DrawCard,
-    EndPhase,
-    FirstPlayer,
-    Fortify,
-    Game,
-    GameState,
-    Occupy,
-    Phase,
-    PlaceArmies,
-    RollOutcome,
-    Rules,
-    SetValues,
-    Symbol,
-    TradeCards,
 )
 from riskmath.odds import (
     OBJECTIVES,
@@ -78,7 +56,88 @@ from riskmath.odds import (
     solve_matrix_game,
     success_curve,
 )
-from riskmath.sim import GameRecord, play, simulate
+
+if TYPE_CHECKING:
+    from riskmath.game import (
+        Attack,
+        BattleOutcome,
+        Blitz,
+        Board,
+        Card,
+        ChooseCapital,
+        ChoosePile,
+        Defend,
+        DrawCard,
+        EndPhase,
+        FirstPlayer,
+        Fortify,
+        Game,
+        GameState,
+        Occupy,
+        Phase,
+        PlaceArmies,
+        RollOutcome,
+        Rules,
+        SetValues,
+        Symbol,
+        TradeCards,
+    )
+    from riskmath.sim import GameRecord, play, simulate
+
+# The rules model and the simulations (with the agents and evaluations they use) are imported
+# on first use of one of their names (PEP 562), so that ``import riskmath`` and ``riskmath odds``
+# cost little more than NumPy; the odds above are imported now.
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "Attack",
+            "BattleOutcome",
+            "Blitz",
+            "Board",
+            "Card",
+            "ChooseCapital",
+            "ChoosePile",
+            "Defend",
+            "DrawCard",
+            "EndPhase",
+            "FirstPlayer",
+            "Fortify",
+            "Game",
+            "GameState",
+            "Occupy",
+            "Phase",
+            "PlaceArmies",
+            "RollOutcome",
+            "Rules",
+            "SetValues",
+            "Symbol",
+            "TradeCards",
+        ),
+        "riskmath.game",
+    ),
+    **dict.fromkeys(("GameRecord", "play", "simulate"), "riskmath.sim"),
+}
+#: Subpackages and modules reachable as attributes of ``riskmath`` without importing them first.
+_SUBMODULES = ("agents", "errors", "evaluate", "game", "odds", "plots", "sim", "tournament")
+
+
+def __getattr__(name: str) -> object:
+    """The lazily imported names of ``__all__``, and the subpackages (PEP 562)."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups find it without calling this function
+        return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, *_SUBMODULES})
+
+
+# The notebook HTML renderers live in the plots layer: imported on the first rich display, not here.
+_html.set_loader(lambda: importlib.import_module("riskmath.plots.notebook"))
 
 __all__ = [
     "OBJECTIVES",

@@ -189,7 +189,12 @@ def _roll(args: argparse.Namespace) -> str:
 
 def _odds(args: argparse.Namespace) -> str:
     result = battle(args.attackers, args.defenders, stop_at=args.stop_at, exact=args.exact, rules=_rules(args))
-    stats = result.summary()
+    # The statistics of result.summary(), without building its pandas Series (importing pandas is most of the time).
+    stats = {
+        name: getattr(result, name)
+        for name in STATISTICS
+        if name != "expected_attackers_left_if_won" or result.win_probability > 0
+    }
     if args.json:
         document = {"attackers": args.attackers, "defenders": args.defenders, "stop_at": args.stop_at}
         document.update({name: _jsonable(value) for name, value in stats.items()})

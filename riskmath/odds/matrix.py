@@ -23,16 +23,18 @@ the acyclic chain once.  The tests check that both agree.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import scipy.sparse as sp
-from scipy.sparse.linalg import splu
 
 from riskmath._validation import check_int
 from riskmath.errors import InvalidArgumentError
 from riskmath.odds._sweeps import kernel
 from riskmath.odds.dice import CombatRules, resolve_rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import scipy.sparse as sp
 
 __all__ = ["BattleChain", "battle_chain"]
 
@@ -77,6 +79,8 @@ class BattleChain:
         absorbing = [(a, d) for a in range(k + 1) for d in range(1, D + 1)]
         absorbing += [(a, 0) for a in range(k + 1, A + 1)]
         absorbing.sort()
+        import pandas as pd
+
         self.transient_states = pd.MultiIndex.from_tuples(transient, names=["attackers", "defenders"])
         self.absorbing_states = pd.MultiIndex.from_tuples(absorbing, names=["attackers", "defenders"])
         t_pos = {s: n for n, s in enumerate(transient)}
@@ -104,6 +108,9 @@ class BattleChain:
 
     @cached_property
     def _lu(self) -> object:
+        import scipy.sparse as sp
+        from scipy.sparse.linalg import splu
+
         identity = sp.identity(self.Q.shape[0], format="csc")
         return splu((identity - self.Q).tocsc())
 
@@ -122,6 +129,8 @@ class BattleChain:
         pandas.DataFrame
             Rows: transient start states; columns: absorbing states.
         """
+        import pandas as pd
+
         B = self._lu.solve(self.R.toarray())  # type: ignore[attr-defined]
         return pd.DataFrame(B, index=self.transient_states, columns=self.absorbing_states)
 
@@ -131,6 +140,8 @@ class BattleChain:
         Solves the transposed system :math:`(I - Q)^T x = e_{start}`; the
         result is :math:`x^T R`.
         """
+        import pandas as pd
+
         e = np.zeros(self.Q.shape[0])
         e[self._start(start)] = 1.0
         visits = self._lu.solve(e, trans="T")  # type: ignore[attr-defined]
@@ -138,16 +149,22 @@ class BattleChain:
 
     def expected_rolls(self) -> pd.Series:
         """Expected rolls to absorption, ``t = (I - Q)^{-1} 1``, for every start state."""
+        import pandas as pd
+
         t = self._lu.solve(np.ones(self.Q.shape[0]))  # type: ignore[attr-defined]
         return pd.Series(t, index=self.transient_states, name="expected_rolls")
 
     def fundamental_matrix(self) -> pd.DataFrame:
         """``N = (I - Q)^{-1}`` (expected visits), dense; by a solve, for small chains."""
+        import pandas as pd
+
         N = self._lu.solve(np.eye(self.Q.shape[0]))  # type: ignore[attr-defined]
         return pd.DataFrame(N, index=self.transient_states, columns=self.transient_states)
 
 
 def _sparse(entries: list[tuple[int, int, float]], shape: tuple[int, int]) -> sp.csr_array:
+    import scipy.sparse as sp
+
     rows, cols, values = zip(*entries, strict=True) if entries else ((), (), ())
     return sp.csr_array((values, (rows, cols)), shape=shape)
 

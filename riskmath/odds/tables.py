@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from riskmath._validation import check_choice, check_int
 from riskmath.odds.battles import STATISTICS, battle_statistics
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["FORMATS", "STATISTICS", "format_table", "odds_table"]
 
@@ -65,6 +67,8 @@ def odds_table(
     grid = battle_statistics(max_attackers, max_defenders, (statistic,), stop_at=stop_at, exact=exact, rules=rules)[
         statistic
     ]
+    import pandas as pd
+
     table = pd.DataFrame(
         grid,
         index=pd.RangeIndex(stop_at + 1, max_attackers + 1, name="attackers"),

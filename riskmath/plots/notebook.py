@@ -1,8 +1,8 @@
 """Rich display of riskmath objects in notebooks (HTML, as python-chess shows boards).
 
-Importing this module (``import riskmath`` does) registers an HTML renderer
-for :class:`~riskmath.Battle`, :class:`~riskmath.Conquest` and
-:class:`~riskmath.GameState` in :mod:`riskmath._html`, which their
+Importing this module (the first rich display after ``import riskmath``
+does) registers an HTML renderer for :class:`~riskmath.Battle`,
+:class:`~riskmath.Conquest` and :class:`~riskmath.GameState` in :mod:`riskmath._html`, which their
 ``_repr_html_`` methods consult; their plain ``repr`` stays short and
 pasteable.  The renderers are plain functions returning a string, so they
 can also be called directly, e.g. to write a report.  Nothing heavy is

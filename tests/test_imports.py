@@ -1,0 +1,105 @@
+"""What ``import riskmath`` and ``riskmath odds`` load: NumPy for the odds, nothing heavier.
+
+pandas, SciPy, matplotlib, tqdm and Dask cost from a tenth of a second to
+several each; they are imported by the functions that use them.  Each check
+runs in a fresh interpreter (this one has imported everything by now), and
+asserts on the modules loaded, never on time (bench/imports.py times them).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+HEAVY = ("pandas", "scipy", "matplotlib", "tqdm", "dask")
+
+# Runs the command line as ``python -m riskmath ...`` does, then prints which heavy modules were loaded.
+_CLI = """
+import runpy, sys
+sys.argv = ["riskmath", *sys.argv[1:]]
+try:
+    runpy.run_module("riskmath", run_name="__main__", alter_sys=True)
+finally:
+    print(sorted(m for m in {heavy!r} if m in sys.modules))
+"""
+
+
+def _run(code: str, *args: str) -> list[str]:
+    """The lines ``python -c code args`` prints (it must exit with status 0)."""
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_import_riskmath_loads_no_heavy_module():
+    code = f"import riskmath, sys; print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    assert _run(code) == ["[]"]
+
+
+def test_cli_odds_loads_no_heavy_module():
+    lines = _run(_CLI.format(heavy=HEAVY), "odds", "10", "10")
+    assert lines[0] == "10 attackers (armies able to attack) v 10 defenders"
+    assert lines[1].split() == ["win_probability", "0.567593"]
+    assert lines[-1] == "[]"
+
+
+def test_import_riskmath_leaves_the_game_and_plots_for_later():
+    later = ("riskmath.game", "riskmath.sim", "riskmath.plots")
+    code = f"import riskmath, sys; print(sorted(m for m in {later!r} if m in sys.modules))"
+    assert _run(code) == ["[]"]
+
+
+def test_lazy_names_and_subpackages_resolve_in_a_fresh_process():
+    code = """
+import riskmath
+assert set(riskmath.__all__) <= set(dir(riskmath))
+for name in riskmath.__all__:
+    exec(f"from riskmath import {name}")
+from riskmath import agents, evaluate, plots, sim, tournament
+from riskmath.game.game import Game
+assert riskmath.Game is Game and riskmath.simulate is sim.simulate
+assert riskmath.plots is plots and riskmath.tournament.tournament is tournament.tournament
+try:
+    riskmath.no_such_name
+except AttributeError:
+    print("ok")
+"""
+    assert _run(code) == ["ok"]
+
+
+def test_rich_display_loads_the_renderers_on_first_use():
+    code = """
+import sys
+import riskmath
+assert "riskmath.plots.notebook" not in sys.modules
+html = riskmath.battle(10, 10)._repr_html_()
+print("0.5676" in html, "riskmath.plots.notebook" in sys.modules)
+"""
+    assert _run(code) == ["True True"]
+
+
+SHAPES = [(0,), (1,), (2,), (7,), (31,), (32,), (33,), (200,), (0, 3), (5, 3), (10, 3), (11, 3)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("pairs", [1, 2, 3])
+def test_the_scipy_free_recurrence_is_lfilter_bit_for_bit(shape, pairs):
+    # Short recurrences are solved without scipy.signal (that import is over a second); the numbers must not move.
+    from scipy.signal import lfilter as scipy_lfilter
+
+    from riskmath.odds._sweeps import _feedback, lfilter
+
+    rng = np.random.default_rng(sum(shape) + pairs)
+    for _ in range(20):
+        x = rng.random(shape) * 10.0 ** rng.integers(-300, 300)
+        q = float(rng.random())
+        axis = 0 if len(shape) == 2 else -1
+        for data in (x, x[::-1]):
+            ours = lfilter([1.0], _feedback(pairs, q), data, axis=axis)
+            theirs = scipy_lfilter([1.0], _feedback(pairs, q), data, axis=axis)
+            assert ours.shape == theirs.shape
+            assert ours.dtype == theirs.dtype
+            assert ours.tobytes() == theirs.tobytes()
