@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pytest
+
 import riskmath as rm
 
 # Card symbols of mapping "B" (rules-facts.md §3.12, the default), a few of each, for building sets by hand.
@@ -241,3 +243,16 @@ class Checked:
 
     def act(self, state: rm.GameState, rng: random.Random) -> Any:
         return self.agent.act(state, rng)
+
+
+def spread(cases: list[tuple[Any, ...]], at: int = 0) -> list[tuple[Any, ...]]:
+    """One case for each value of ``case[at]`` (a preset), taking each value's cases in turn (player counts)."""
+    groups: dict[Any, list[tuple[Any, ...]]] = {}
+    for case in cases:
+        groups.setdefault(case[at], []).append(case)
+    return [options[k % len(options)] for k, options in enumerate(groups.values())]
+
+
+def tiered(cases: list[tuple[Any, ...]], fast: list[tuple[Any, ...]]) -> list[Any]:
+    """``cases`` for ``parametrize``, those not in ``fast`` marked slow (``make test-fast`` skips them)."""
+    return [case if case in fast else pytest.param(*case, marks=pytest.mark.slow) for case in cases]

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 import pytest
-from game_helpers import Checked
+from game_helpers import Checked, spread, tiered
 
 import riskmath as rm
 from riskmath.agents import AGENTS, AggressiveAgent, RandomAgent, make_agent
@@ -81,7 +81,7 @@ def checked_playout(game: rm.Game, agents, seed: int, seen: Counter | None = Non
     return state
 
 
-@pytest.mark.parametrize(("preset", "players"), PRESET_CASES)
+@pytest.mark.parametrize(("preset", "players"), tiered(PRESET_CASES, spread(PRESET_CASES)))
 def test_legal_in_every_preset(preset, players):
     for seed in range(12):
         mix = list(MIXES)[seed % 3]
@@ -91,7 +91,10 @@ def test_legal_in_every_preset(preset, players):
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize(
+    "players",
+    [pytest.param(2, marks=pytest.mark.slow), 3, pytest.param(5, marks=pytest.mark.slow)],
+)
 def test_legal_in_rule_variants(variant, players):
     rules = VARIANTS[variant]
     if players == 2 and rules.missions != "none":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_helpers import Checked, build
+from game_helpers import Checked, build, spread, tiered
 
 import riskmath as rm
 import riskmath.agents.odds as oddsagent
@@ -106,7 +106,7 @@ def test_the_wrapper_is_checked_and_the_agent_trusted():
 VARIANTS = [(preset, players) for preset in rm.Rules.presets() for players in (2, 3, 5)]
 
 
-@pytest.mark.parametrize(("preset", "players"), VARIANTS)
+@pytest.mark.parametrize(("preset", "players"), tiered(VARIANTS, spread(VARIANTS)))
 def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, players, monkeypatch):
     rules = rm.Rules.preset(preset)
     try:

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+from game_helpers import spread, tiered
 
 import riskmath as rm
 
@@ -27,7 +28,7 @@ def conserved_armies(before: rm.GameState, after: rm.GameState) -> None:
 CASES = [(p, preset) for preset in rm.Rules.presets() for p in (2, 3, 4, 6) if not (p < 3 and "mission" in preset)]
 
 
-@pytest.mark.parametrize(("players", "preset"), CASES)
+@pytest.mark.parametrize(("players", "preset"), tiered(CASES, spread(CASES, at=1)))
 def test_random_playout(players, preset):
     game = rm.Game(players, rm.Rules.preset(preset), max_turns=40)
     state = game.new_initial_state(seed=players)

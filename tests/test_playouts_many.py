@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from game_helpers import aggressive, random_action
+from game_helpers import aggressive, random_action, spread, tiered
 
 import riskmath as rm
 
@@ -64,7 +64,7 @@ def playout(preset: str, players: int, seed: int, policy, max_turns: int) -> rm.
     return state
 
 
-@pytest.mark.parametrize(("preset", "players"), CASES)
+@pytest.mark.parametrize(("preset", "players"), tiered(CASES, spread(CASES)))
 def test_seeded_playouts(preset, players):
     ends = Counter()
     for seed in range(100, 104):

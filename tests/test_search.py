@@ -43,6 +43,7 @@ def test_deterministic_given_its_generator_and_explores_several_moves():
     assert agent.act(state, random.Random(9)) == agent.act(state, random.Random(9))
 
 
+@pytest.mark.slow
 def test_plays_legal_games_and_beats_random():
     table = rm.simulate(rm.Game(2, max_turns=120), [SearchAgent(budget=2, candidates=1), RandomAgent()], 2, seed=1)
     assert (table["winner"] == 0).all()

@@ -86,6 +86,7 @@ def test_an_illegal_agent_is_named():
         play(GAME, [Cheater(), Cheater(), Cheater()], 1)
 
 
+@pytest.mark.slow
 def test_a_local_dask_cluster_gives_the_same_table():
     # riskmath[distributed]: a client's executor runs the same games, in 2 worker processes.
     from distributed import Client, LocalCluster

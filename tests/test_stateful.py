@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from game_helpers import aggressive, card_total, random_action
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -61,6 +62,8 @@ GAMES = [
     ("us_1963", 3),
 ]
 
+
+pytestmark = pytest.mark.slow  # 150 hypothesis games of 40 steps: about 20 s
 
 RARE = frozenset({rm.Phase.SETUP_CAPITAL, rm.Phase.SETUP_MISSION, rm.Phase.TRADE_DOWN})
 
