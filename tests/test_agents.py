@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 import pytest
-from game_helpers import Checked, spread, tiered
+from game_helpers import Checked, check_invariants, spread, tiered
 
 import riskmath as rm
 from riskmath.agents import AGENTS, AggressiveAgent, RandomAgent, make_agent
@@ -77,7 +77,7 @@ def checked_playout(game: rm.Game, agents, seed: int, seen: Counter | None = Non
             seen[state.phase.name, checked[0]] += 1
         apply_action(state, checked)
         state._resolve_chance()
-    assert state.problems() == []
+    check_invariants(state)
     return state
 
 
@@ -119,7 +119,7 @@ def test_legal_in_games_played_to_the_end():
     for seed in range(12):
         players = 2 + seed % 5
         final = checked_playout(rm.Game(players, max_turns=400), [AggressiveAgent()] * players, seed, seen)
-        assert final.is_terminal()
+        assert final.winner is not None, (seed, final.turn)  # won well before the cap, not a draw
     assert {"TRADE_DOWN", "SETUP_PILE", "SETUP_CLAIM", "SETUP_PLACE", "OCCUPY"} <= {phase for phase, _ in seen}
 
 
