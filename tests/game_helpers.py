@@ -19,12 +19,12 @@ import pytest
 
 import riskmath as rm
 
-# Card symbols of mapping "B" (rules-facts.md §3.12, the default), a few of each, for building sets by hand.
+# Card symbols of mapping "B" ([C4]-[C6] in docs/sources.rst, the default), a few of each, for building sets by hand.
 INFANTRY = ("Alaska", "Venezuela", "Peru", "Argentina", "Iceland", "Egypt", "East Africa", "Congo", "Kamchatka")
 CAVALRY = ("Greenland", "Alberta", "Ontario", "Quebec", "Scandinavia", "Ukraine", "North Africa", "Madagascar")
 ARTILLERY = ("Northwest Territory", "Western United States", "Eastern United States", "Central America", "Brazil")
 
-# rules-facts.md §1: the continents.
+# The continents and bonuses of the classic board ([M1]-[M4], [R1] in docs/sources.rst).
 CONTINENTS = {
     "North America": (
         "Alaska",
