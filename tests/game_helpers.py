@@ -267,11 +267,11 @@ def check_invariants(
     before: rm.GameState | None = None,
     *,
     full: bool = True,
-    auto_chance: bool = False,
 ) -> None:
     """The invariants every playout keeps, checked through the public API only.
 
-    Always: the engine's own check, ``state.problems() == []``.  With ``full``, once the set-up is over:
+    Always: the engine's own check, ``state.problems() == []``, and after the set-up no more cards in the hands
+    and the deck than the deck has.  With ``full`` (the costlier checks), once the set-up is over:
 
     * every territory has an owner (a player or a neutral) and at least one army; only the territory just
       captured may be empty, while the attacker moves in (``OCCUPY``);
@@ -282,22 +282,25 @@ def check_invariants(
       a running one has neither.
 
     With ``before`` (the state the last action was applied to): the turn never goes back, and the armies on
-    the board change only by combat losses (after a dice roll) and by placements (reinforcing, trading down);
-    with ``auto_chance`` the dice are rolled within an attack decision, so an attack may lose armies too.
+    the board change only by combat losses (after a dice roll) and by placements (reinforcing, trading down).
+    (States that resolve chance at once, ``auto_chance=True``, roll within an attack: give no ``before``.)
     """
     assert state.problems() == [], state.problems()
     game = state.game
     if before is not None and not in_setup(before) and not in_setup(state):
         assert state.turn >= before.turn, (before.turn, state.turn)
         change = army_total(state) - army_total(before)
-        losses = _LOSSES | ({rm.Phase.ATTACK, rm.Phase.DEFEND} if auto_chance else frozenset())
-        if before.phase in losses:
+        if before.phase in _LOSSES:
             assert change <= 0, (before.phase, change)
         elif before.phase in _PLACEMENTS:
             assert change >= 0, (before.phase, change)
         else:
             assert change == 0, (before.phase, state.phase, change)
-    if not full or in_setup(state):
+    if in_setup(state):
+        return
+    hands = sum(len(state.cards(p)) for p in range(game.players))
+    assert hands + state.deck_size <= len(game.full_deck)
+    if not full:
         return
     captured = state.capture[1] if state.phase is rm.Phase.OCCUPY and state.capture else None
     held: Counter[int] = Counter()
@@ -308,8 +311,6 @@ def check_invariants(
         held[owner] += 1
     for p in range(game.players):
         assert state.alive(p) == (held[p] > 0) == bool(state.territories_of(p)), p
-    hands = sum(len(state.cards(p)) for p in range(game.players))
-    assert hands + state.deck_size <= len(game.full_deck)
     headquarters = Counter(state.capital(p) for p in range(game.players) if state.capital(p))
     assert card_total(state) == Counter(game.full_deck) - headquarters  # Capital RISK: HQ cards are out of play
     if state.is_terminal():
