@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP_TEST := $(VENV)/.installed-test
 STAMP_DOCS := $(VENV)/.installed-docs
 
-.PHONY: demo test lint bench docs clean
+.PHONY: demo test test-fast lint bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +28,13 @@ lint: $(STAMP_TEST)
 	$(BIN)/ruff format --check riskmath tests examples bench docs
 	$(BIN)/mypy
 
+# Everything, as CI runs it.
 test: lint
 	MPLBACKEND=Agg $(BIN)/python -m pytest
+
+# The quick tier while working: no lint, and none of the tests marked slow (under a minute on two cores).
+test-fast: $(STAMP_TEST)
+	MPLBACKEND=Agg $(BIN)/python -m pytest -m "not slow"
 
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/run.py

@@ -1,4 +1,5 @@
-"""Helpers for the rules-model tests: positions built by editing a state's JSON, and seeded playouts.
+"""Helpers for the rules-model tests: positions built by editing a state's JSON, seeded playouts, the one
+invariant checker every playout suite uses (``check_invariants``), and the fast/slow split of long sweeps.
 
 A position is built from a real state's JSON (``GameState.to_json``; the fields mirror ``_FIELDS`` in
 ``riskmath/state.py``) with some fields replaced, then read back with ``GameState.from_json``, which checks it
@@ -14,14 +15,16 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pytest
+
 import riskmath as rm
 
-# Card symbols of mapping "B" (rules-facts.md §3.12, the default), a few of each, for building sets by hand.
+# Card symbols of mapping "B" ([C4]-[C6] in docs/sources.rst, the default), a few of each, for building sets by hand.
 INFANTRY = ("Alaska", "Venezuela", "Peru", "Argentina", "Iceland", "Egypt", "East Africa", "Congo", "Kamchatka")
 CAVALRY = ("Greenland", "Alberta", "Ontario", "Quebec", "Scandinavia", "Ukraine", "North Africa", "Madagascar")
 ARTILLERY = ("Northwest Territory", "Western United States", "Eastern United States", "Central America", "Brazil")
 
-# rules-facts.md §1: the continents.
+# The continents and bonuses of the classic board ([M1]-[M4], [R1] in docs/sources.rst).
 CONTINENTS = {
     "North America": (
         "Alaska",
@@ -62,6 +65,22 @@ CONTINENTS = {
     "Australia": ("Indonesia", "New Guinea", "Western Australia", "Eastern Australia"),
 }
 BONUS = {"Asia": 7, "North America": 5, "Europe": 5, "Africa": 3, "South America": 2, "Australia": 2}
+
+
+def tiny_game(
+    territories: str, borders: list[str], continents: list[tuple[str, int, str]], players: int = 2
+) -> rm.Game:
+    """A game on a small board: one-letter territories (in id order), borders as letter pairs, and continents as
+    (name, bonus, letters); no neutral player."""
+    board = rm.Board.from_dict(
+        {
+            "name": "tiny",
+            "continents": [{"name": n, "bonus": b, "territories": list(ts)} for n, b, ts in continents],
+            "borders": [list(pair) for pair in borders],
+        }
+    )
+    assert board.territories == tuple(territories)
+    return rm.Game(players, rm.Rules(two_player="none"), board)
 
 
 def data_of(state: rm.GameState) -> dict[str, Any]:
@@ -230,6 +249,95 @@ def card_total(state: rm.GameState) -> Counter[str]:
     return total
 
 
+def in_setup(state: rm.GameState) -> bool:
+    return state.phase.name.startswith("SETUP")
+
+
+def army_total(state: rm.GameState) -> int:
+    return sum(state.armies(t) for t in range(len(state.game.board)))
+
+
+# Phases after which the armies on the board may fall (dice) or rise (placement); every other step keeps the total.
+_LOSSES = frozenset({rm.Phase.ROLL, rm.Phase.BLITZ})
+_PLACEMENTS = frozenset({rm.Phase.REINFORCE, rm.Phase.TRADE_DOWN})
+
+
+def check_invariants(
+    state: rm.GameState,
+    before: rm.GameState | None = None,
+    *,
+    full: bool = True,
+) -> None:
+    """The invariants every playout keeps, checked through the public API only.
+
+    Always: the engine's own check, ``state.problems() == []``, and after the set-up no more cards in the hands
+    and the deck than the deck has.  With ``full`` (the costlier checks), once the set-up is over:
+
+    * every territory has an owner (a player or a neutral) and at least one army; only the territory just
+      captured may be empty, while the attacker moves in (``OCCUPY``);
+    * a player is alive exactly when it holds territory;
+    * every card is in the deck, the discard pile or a hand: the full deck, less the Capital RISK headquarters
+      cards, which are out of play;
+    * a finished game has a living winner, or is a draw reached exactly at the turn cap (``check_ending``);
+      a running one has neither.
+
+    With ``before`` (the state the last action was applied to): the turn never goes back, and the armies on
+    the board change only by combat losses (after a dice roll) and by placements (reinforcing, trading down).
+    (States that resolve chance at once, ``auto_chance=True``, roll within an attack: give no ``before``.)
+    """
+    assert state.problems() == [], state.problems()
+    game = state.game
+    if before is not None and not in_setup(before) and not in_setup(state):
+        assert state.turn >= before.turn, (before.turn, state.turn)
+        change = army_total(state) - army_total(before)
+        if before.phase in _LOSSES:
+            assert change <= 0, (before.phase, change)
+        elif before.phase in _PLACEMENTS:
+            assert change >= 0, (before.phase, change)
+        else:
+            assert change == 0, (before.phase, state.phase, change)
+    if in_setup(state):
+        return
+    hands = sum(len(state.cards(p)) for p in range(game.players))
+    assert hands + state.deck_size <= len(game.full_deck)
+    if not full:
+        return
+    captured = state.capture[1] if state.phase is rm.Phase.OCCUPY and state.capture else None
+    held: Counter[int] = Counter()
+    for t, name in enumerate(game.board.territories):
+        owner, armies = state.owner(t), state.armies(t)
+        assert 0 <= owner < game.owners, (name, owner)
+        assert armies >= 1 or (armies == 0 and name == captured), (name, armies)
+        held[owner] += 1
+    for p in range(game.players):
+        assert state.alive(p) == (held[p] > 0) == bool(state.territories_of(p)), p
+    headquarters = Counter(state.capital(p) for p in range(game.players) if state.capital(p))
+    assert card_total(state) == Counter(game.full_deck) - headquarters  # Capital RISK: HQ cards are out of play
+    if state.is_terminal():
+        check_ending(state)
+    else:
+        assert state.winner is None
+        assert not state.draw
+        assert game.max_turns is None or state.turn <= game.max_turns
+
+
+def check_ending(state: rm.GameState) -> None:
+    """A finished game: a living winner with return 1, or a draw reached exactly at the turn cap."""
+    game = state.game
+    assert state.is_terminal()
+    assert len(state.legal_actions()) == 0
+    if state.winner is not None:
+        assert not state.draw
+        assert state.alive(state.winner)
+        assert state.returns() == [1.0 if p == state.winner else 0.0 for p in range(game.players)]
+        assert game.max_turns is None or state.turn <= game.max_turns
+    else:
+        assert state.draw
+        assert state.returns() == [0.0] * game.players
+        assert game.max_turns is not None
+        assert state.turn == game.max_turns, (state.turn, game.max_turns)
+
+
 class Checked:
     """An agent ``play`` does not trust: it is shown copies and every action it returns is checked."""
 
@@ -241,3 +349,16 @@ class Checked:
 
     def act(self, state: rm.GameState, rng: random.Random) -> Any:
         return self.agent.act(state, rng)
+
+
+def spread(cases: list[tuple[Any, ...]], at: int = 0) -> list[tuple[Any, ...]]:
+    """One case for each value of ``case[at]`` (a preset), taking each value's cases in turn (player counts)."""
+    groups: dict[Any, list[tuple[Any, ...]]] = {}
+    for case in cases:
+        groups.setdefault(case[at], []).append(case)
+    return [options[k % len(options)] for k, options in enumerate(groups.values())]
+
+
+def tiered(cases: list[tuple[Any, ...]], fast: list[tuple[Any, ...]]) -> list[Any]:
+    """``cases`` for ``parametrize``, those not in ``fast`` marked slow (``make test-fast`` skips them)."""
+    return [case if case in fast else pytest.param(*case, marks=pytest.mark.slow) for case in cases]

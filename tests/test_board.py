@@ -1,8 +1,8 @@
-"""The map: the classic board against the fact sheet, the 1999 misprint, aliases, validation and JSON.
+"""The map: the classic board against public map data, the 1999 misprint, aliases, validation and JSON.
 
-Reference data are copied from the fact sheet (rules-facts.md §1 and §2): the territory list in id
-order, the neighbour lists of §2.3 (derived there from the 83-row border CSV of §2.5, on which four
-independent implementations agree) and the 14 borders between continents of §2.4.
+Reference data are written out from the map data of docs/sources.rst: the territory list in id order, the
+neighbour lists and the 14 borders between continents of the 83 borders on which four independent implementations
+agree exactly [M1]-[M4] (and which match the 1993 rules' examples [R1]); the 1999 misprint [R11a].
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from riskmath.errors import BoardError, RiskmathError
 from riskmath.game.board import BOARDS, Board, Continent
 
-# rules-facts.md §2.5, territory,continent (42 rows): the id order.
+# The 42 territories in id order, by continent ([M1]-[M4] in docs/sources.rst).
 TERRITORIES = """
 Alaska, Northwest Territory, Greenland, Alberta, Ontario, Quebec, Western United States, Eastern United States,
 Central America | Venezuela, Peru, Brazil, Argentina | Iceland, Scandinavia, Great Britain, Northern Europe,
@@ -35,7 +35,7 @@ CONTINENT_NAMES = ["North America", "South America", "Europe", "Africa", "Asia",
 BY_CONTINENT = [[t.strip() for t in part.split(",")] for part in TERRITORIES.split("|")]
 ORDER = [t for part in BY_CONTINENT for t in part]
 
-# rules-facts.md §2.3, verbatim.
+# The neighbour lists of the 83 borders of [M1]-[M4] (docs/sources.rst).
 NEIGHBOURS = """
 Alaska: 3 -> Northwest Territory, Alberta, Kamchatka
 Northwest Territory: 4 -> Alaska, Greenland, Alberta, Ontario
@@ -94,7 +94,7 @@ def parse_neighbours(text: str) -> dict[str, tuple[int, tuple[str, ...]]]:
 EXPECTED = parse_neighbours(NEIGHBOURS)
 EXPECTED_EDGES = {frozenset((a, b)) for a, (_, ns) in EXPECTED.items() for b in ns}
 
-# rules-facts.md §2.4.
+# The 14 borders between continents, from the same 83 borders ([M1]-[M4]).
 BETWEEN_CONTINENTS = """Alaska-Kamchatka, Greenland-Iceland, Central America-Venezuela, Brazil-North Africa,
 Western Europe-North Africa, Southern Europe-North Africa, Southern Europe-Egypt, Southern Europe-Middle East,
 Ukraine-Ural, Ukraine-Afghanistan, Ukraine-Middle East, Egypt-Middle East, East Africa-Middle East, Siam-Indonesia"""

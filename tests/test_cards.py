@@ -1,7 +1,7 @@
 """Cards: symbol mappings, decks, sets, set-value schedules, territory bonuses and hand limits.
 
-Expected values are written out by hand from ``rules-facts.md`` (§3.1, §3.9, §3.10, §3.12) and the Japanese
-Wikipedia article, never computed with the code under test.
+Expected values are written out by hand from the 1993 US rules [R1], the card data [C1]-[C7] (tags of
+docs/sources.rst) and the Japanese Wikipedia article, never computed with the code under test.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from riskmath.game.cards import (
 
 INF, CAV, ART, WLD = Symbol.INFANTRY, Symbol.CAVALRY, Symbol.ARTILLERY, Symbol.WILD
 
-# rules-facts.md §3.12, copied row by row: territory, mapping B, mapping A, mapping C.
+# The card data of docs/sources.rst, row by row: territory, mapping B [C4]-[C6], mapping A [C1] [C2], mapping C [C7].
 FACT_SHEET_TABLE = [
     ("Alaska", "Infantry", "Artillery", "Infantry"),
     ("Northwest Territory", "Artillery", "Cavalry", "Artillery"),
@@ -225,7 +225,7 @@ def test_deck_errors_name_the_value(call, named):
 
 
 def rule_from_the_rulebook(triple):
-    """§3.9: three of a kind, one of each, or two cards plus a wild -- with a wild standing for any symbol."""
+    """[R1] [R2a]: three of a kind, one of each, or two cards plus a wild -- with a wild standing for any symbol."""
     options = [(INF, CAV, ART) if s is WLD else (s,) for s in triple]
     return any(len(set(reading)) in (1, 3) for reading in itertools.product(*options))
 

@@ -97,6 +97,7 @@ def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     assert fragment in err
 
 
+@pytest.mark.slow  # starts a new interpreter
 def test_module_entry_point_has_no_traceback():
     result = subprocess.run(
         [sys.executable, "-m", "riskmath", "odds", "4", "-1"], capture_output=True, text=True, check=False

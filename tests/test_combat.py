@@ -1,8 +1,9 @@
 """Attacks: dice, the defender's choice, roll and blitz chance nodes, occupation, elimination and the win.
 
-Sources: rules-facts.md §3.6 (dice), §3.7 (capture and occupation), §3.10 (elimination and hand limits),
-§3.11 (winning), §3.13 (two players: the opponent rolls for a neutral); the Japanese Wikipedia article for
-the trade-down at 5 cards (preset "article_ja").
+Sources (tags of docs/sources.rst): the 1993 US rules [R1] (dice, capture and occupation, elimination and hand
+limits [R2d], winning, two players: the opponent rolls for a neutral [R3b]); Domination's Italian option [R13]
+and sge-risk [M10] for the variants; the Japanese Wikipedia article for the trade-down at 5 cards (preset
+"article_ja").
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from game_helpers import build
 
 import riskmath as rm
 
-# Alaska borders Northwest Territory, Alberta and Kamchatka (§2.3); Kamchatka borders Alaska, Yakutsk,
+# Alaska borders Northwest Territory, Alberta and Kamchatka ([M1]-[M4]); Kamchatka borders Alaska, Yakutsk,
 # Irkutsk, Mongolia and Japan.
 
 
@@ -30,7 +31,7 @@ def duel(attackers: int, defenders: int, game: rm.Game | None = None, **kwargs) 
 
 @pytest.mark.parametrize(("armies", "most"), [(2, 1), (3, 2), (4, 3), (9, 3)])
 def test_attacker_dice_need_one_more_army(armies, most):
-    # §3.6: at least one more army in the territory than the dice rolled; at most 3 dice.
+    # 1993 rules [R1]: at least one more army in the territory than the dice rolled; at most 3 dice.
     state = duel(armies, 2)
     for dice in range(1, most + 1):
         assert state.is_legal(rm.Attack("Alaska", "Kamchatka", dice))
@@ -82,7 +83,7 @@ def test_ids_and_aliases_name_territories():
 @pytest.mark.parametrize(("defenders", "defence"), [(1, 1), (2, 2), (7, 2)])
 @pytest.mark.parametrize("dice", [1, 2, 3])
 def test_roll_outcomes_are_the_exact_odds(dice, defenders, defence):
-    # §3.6: the defender throws min(2, defenders) dice by default; the chance node is roll_odds exactly.
+    # 1993 rules [R1]: the defender throws min(2, defenders) dice by default; the chance node is roll_odds exactly.
     state = duel(4, defenders).apply(rm.Attack("Alaska", "Kamchatka", dice))
     assert state.phase is rm.Phase.ROLL
     assert state.is_chance_node()
@@ -97,7 +98,7 @@ def test_roll_outcomes_are_the_exact_odds(dice, defenders, defence):
 
 
 def test_roll_outcomes_with_three_defender_dice():
-    # §3.6 variant (Risiko): up to 3 defender dice.
+    # Variant (Risiko; [R13], [R12a]): up to 3 defender dice.
     game = rm.Game(3, rm.Rules.preset("risiko"))
     state = duel(4, 5, game).apply(rm.Attack("Alaska", "Kamchatka", 3))
     expected = {rm.RollOutcome(a, d): p for (a, d), p in rm.roll_odds(3, 3).items()}
@@ -116,7 +117,7 @@ def test_roll_losses_apply():
 
 
 def test_defender_decides_its_dice():
-    # §3.6: the defender chooses 1 or 2 dice (2 need 2 armies), a decision node of its own.
+    # 1993 rules [R1]: the defender chooses 1 or 2 dice (2 need 2 armies), a decision node of its own.
     game = rm.Game(3, defender_decides=True)
     state = duel(5, 3, game).apply(rm.Attack("Alaska", "Kamchatka", 2))
     assert state.phase is rm.Phase.DEFEND
@@ -137,7 +138,7 @@ def test_defender_decides_its_dice():
 
 
 def test_opponent_rolls_for_a_neutral_in_a_two_player_game():
-    # §3.13: "When you attack a neutral territory, your opponent rolls its defence dice."
+    # 1993 two-player rules [R1] [R3b]: "When you attack a neutral territory, your opponent rolls its defence dice."
     game = rm.Game(2, defender_decides=True)
     state = duel(5, 2, game, owner={"Kamchatka": 2, "Japan": 1, "Alberta": 1}, default_owner=lambda t: t % 2)
     assert state.owner("Kamchatka") == 2
@@ -151,7 +152,7 @@ def test_opponent_rolls_for_a_neutral_in_a_two_player_game():
 
 
 def test_capture_moves_at_least_the_dice_rolled():
-    # §3.7: move in at least as many armies as dice rolled in the final battle, leaving at least 1 behind.
+    # 1993 rules [R1]: move in at least as many armies as dice rolled in the final battle, leaving at least 1 behind.
     for dice in (1, 2, 3):
         state = duel(6, 1).apply(rm.Attack("Alaska", "Kamchatka", dice)).apply(rm.RollOutcome(0, 1))
         assert state.phase is rm.Phase.OCCUPY
@@ -172,7 +173,7 @@ def test_capture_moves_at_least_the_dice_rolled():
 
 
 def test_occupy_min_one():
-    # §3.7: some implementations (sge-risk, 1963) require only 1 army.
+    # Some implementations (sge-risk [M10], after the 1963 rules) require only 1 army.
     game = rm.Game(3, rm.Rules(occupy_min="one"))
     state = duel(6, 1, game).apply(rm.Attack("Alaska", "Kamchatka", 3)).apply(rm.RollOutcome(0, 1))
     assert list(state.legal_actions()) == [rm.Occupy(k) for k in range(1, 6)]
@@ -211,7 +212,7 @@ def test_blitz_ignores_the_defenders_choice():
     assert duel(5, 3, game).apply(rm.Blitz("Alaska", "Kamchatka")).phase is rm.Phase.BLITZ
 
 
-# -- elimination (§3.10) ------------------------------------------------------------------------------------------
+# -- elimination (1993 rules [R1] [R2d]) -----------------------------------------------------------------------
 
 # Cards of territories held by player 2, so that no territory bonus applies: infantry Egypt, Peru, Argentina,
 # Venezuela; cavalry Greenland, Ontario, Quebec, Madagascar.
@@ -242,12 +243,12 @@ def test_elimination_takes_the_cards():
     assert state.cards(0) == (*INF[:2], *CAV[:3])
     assert state.cards(1) == ()
     after = state.apply(rm.Occupy(3))
-    assert after.phase is rm.Phase.ATTACK  # 5 cards: no trade now (§3.10: fewer than 6, wait)
+    assert after.phase is rm.Phase.ATTACK  # 5 cards: no trade now (1993 rules [R1] [R2d]: fewer than 6, wait)
     assert after.problems() == []
 
 
 def test_trade_down_to_four_after_an_elimination_1993():
-    # §3.10: 6 or more cards after an elimination: trade at once until 4 or fewer, place, keep attacking.
+    # 1993 rules [R2d]: 6 or more cards after an elimination: trade at once until 4 or fewer, place, keep attacking.
     state = last_stand(rm.Game(3), INF[:3], CAV[:3], sets_traded=2).apply(rm.Occupy(3))
     assert state.phase is rm.Phase.TRADE_DOWN
     assert state.current_player == 0
@@ -291,7 +292,7 @@ def test_article_trades_down_at_five_cards():
 
 
 def test_eliminating_the_last_opponent_wins():
-    # §3.11: win by eliminating every opponent.  Player 1 is already out; player 2 holds only Kamchatka.
+    # 1993 rules [R1] [R2e]: win by eliminating every opponent.  Player 1 is already out; player 2 holds only Kamchatka.
     game = rm.Game(3)
     state = build(
         game,
@@ -317,7 +318,7 @@ def test_eliminating_the_last_opponent_wins():
 
 
 def test_two_player_win_leaves_the_neutral():
-    # §3.13: win by eliminating the opponent; the neutral need not be eliminated.
+    # 1993 two-player rules [R1] [R3b]: win by eliminating the opponent; the neutral need not be eliminated.
     game = rm.Game(2)
     state = build(
         game,

@@ -18,6 +18,7 @@ from riskmath import Target
 
 PAGE = DOCS / "conquest.rst"
 THREE = rm.CombatRules.three_defender_dice()
+SLOW_THREE = pytest.param(THREE, marks=pytest.mark.slow)  # make test-fast checks the classic rules only
 
 
 def r4(x) -> float:
@@ -352,6 +353,7 @@ def test_defence_allocations_twenty_twelve_four():
     assert ranking[-1] == ((9, 1, 1, 1), 0.9252)
 
 
+@pytest.mark.slow
 def test_defence_allocation_pattern_on_the_grid():
     pattern = exceptions = positive = worst_last_one = worst_rest_first = 0
     weakest_exception: tuple = (-1.0, ())
@@ -420,8 +422,8 @@ def _no_deviation(policy, two_sided: bool) -> None:
     assert policy.value == policy.max_dice_value
 
 
-@pytest.mark.parametrize("two_sided", [False, True])
-@pytest.mark.parametrize("rules", [None, THREE], ids=["classic", "three-defender-dice"])
+@pytest.mark.parametrize("two_sided", [False, pytest.param(True, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("rules", [None, SLOW_THREE], ids=["classic", "three-defender-dice"])
 def test_max_dice_optimal_for_winning_objectives(rules, two_sided):
     objectives = [("win", 1)] + [("win_with", m) for m in range(1, 8)]
     for name, min_left in objectives:
@@ -431,8 +433,8 @@ def test_max_dice_optimal_for_winning_objectives(rules, two_sided):
         _no_deviation(policy, two_sided)
 
 
-@pytest.mark.parametrize("two_sided", [False, True])
-@pytest.mark.parametrize("rules", [None, THREE], ids=["classic", "three-defender-dice"])
+@pytest.mark.parametrize("two_sided", [False, pytest.param(True, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("rules", [None, SLOW_THREE], ids=["classic", "three-defender-dice"])
 def test_max_dice_optimal_for_reducing_the_defender(rules, two_sided):
     # Exact for a spread of thresholds (every t = 1..19 exactly: the slow test below), and in floats for
     # every t, where ties within 1e-12 keep maximum dice (see test_float_ties_within_tolerance_keep_maximum_dice).

@@ -41,6 +41,7 @@ class TestAgainstEnumeration:
             na, nd, sa, sd, attacker_wins_ties
         )
 
+    @pytest.mark.slow  # 60 enumerations of up to 5^8 throws; test_variants covers fixed cases
     @given(
         na=st.integers(1, 4),
         nd=st.integers(1, 4),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from game_helpers import build
+from game_helpers import build, tiny_game
 
 import riskmath as rm
 from riskmath.errors import InvalidArgumentError
@@ -72,18 +72,6 @@ def test_reinforcement_outlook():
 
 
 # -- tiny boards, where the routes and the odds can be listed by hand ----------------------
-def tiny_game(territories, borders, continents, players=2):
-    board = rm.Board.from_dict(
-        {
-            "name": "tiny",
-            "continents": [{"name": n, "bonus": b, "territories": list(ts)} for n, b, ts in continents],
-            "borders": [list(pair) for pair in borders],
-        }
-    )
-    assert board.territories == tuple(territories)
-    return rm.Game(players, rm.Rules(two_player="none"), board)
-
-
 def line_state(armies, owner, players=2, **kwargs):
     # S - B - C - D in a line; the continent "Line" is B, C, D (bonus 3), "Home" is S (bonus 1).
     game = tiny_game("SBCD", ["SB", "BC", "CD"], [("Home", 1, "S"), ("Line", 3, "BCD")], players)

@@ -6,6 +6,10 @@ import runpy
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # end-to-end runs of the example scripts
+
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
 

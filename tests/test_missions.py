@@ -1,9 +1,10 @@
 """Secret Mission RISK and Capital RISK: when a mission or the headquarters decide the game.
 
-Sources: rules-facts.md §4.1 (missions: the 12-card US deck, the destroy cards, "if X is your own colour, your
-mission becomes: occupy 24", another player's kill completes the mission in the 1993 example, the European
-card text's fallback) and §4.2 (capitals: all opposing headquarters while holding your own; the shorter game
-needs 2 of them with 4 players, 3 with 5 or 6).
+Sources (tags of docs/sources.rst): the 1993 Secret Mission rules [R1] [R3a] (the 12-card US deck, the destroy
+cards, "if X is your own colour, your mission becomes: occupy 24", another player's kill completes the mission in
+the 1993 example), Domination's ``risk.cards`` [C7] (the European card text's fallback), and the 1993 Capital RISK
+rules [R1] [R3c] (all opposing headquarters while holding your own; the shorter game needs 2 of them with 4
+players, 3 with 5 or 6).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def mission_game(players: int = 3, **changes) -> rm.Game:
 
 
 def test_mission_decks():
-    # §4.1: 4 continent pairs, 2 occupation missions and one destroy card per colour in play (12 with 6 players).
+    # [R1] [R3a]: 4 continent pairs, 2 occupation missions and one destroy card per colour in play (12 with 6 players).
     assert len(missions_for("us_1993_12", 6)) == 12
     assert missions_for("us_1993_12", 3) == (
         "asia+south_america",
@@ -192,7 +193,7 @@ def test_destroy_mission_by_the_holder():
 
 
 def test_destroy_mission_completed_by_another_player_1993():
-    # §4.1, the 1993 example: if another player removes the last armies of your target, you have completed it.
+    # [R1], its example: if another player removes the last armies of your target, you have completed it.
     game = mission_game(4)
     state = elimination_position(game, ["destroy_1", "occupy_24", "asia+africa", "occupy_18_2"], attacker=2)
     state = capture(state)
@@ -200,7 +201,7 @@ def test_destroy_mission_completed_by_another_player_1993():
 
 
 def test_destroy_mission_falls_back_to_occupy_24_european():
-    # §4.1, the European card text: the target destroyed by another player -> occupy 24 territories.
+    # Domination's risk.cards [C7], European text: the target destroyed by another player -> occupy 24 territories.
     game = mission_game(4, mission_target_killed_by_other="fallback_occupy_24")
     state = elimination_position(game, ["destroy_1", "occupy_24", "asia+africa", "occupy_18_2"], attacker=2)
     state = capture(state)
@@ -213,7 +214,7 @@ def test_destroy_mission_falls_back_to_occupy_24_european():
 
 
 def test_destroy_own_colour_is_occupy_24():
-    # §4.1: "If X is your own colour, your mission becomes: occupy 24 territories."
+    # 1993 Secret Mission rules [R1] [R3a]: "If X is your own colour, your mission becomes: occupy 24 territories."
     game = mission_game()
     owner = {t: 0 for t in NAMES[:24]}
     assert build(
@@ -245,7 +246,7 @@ def test_mission_checked_on_own_turn():
     assert (state.winner, state.turn) == (0, 4)  # at the start of player 0's turn
 
 
-# -- Capital RISK (§4.2) -------------------------------------------------------------------------------------
+# -- Capital RISK (1993 Capital RISK rules [R1] [R3c]) ---------------------------------------------------------
 
 
 def capital_position(players: int, capital: str, hq: list[str], owner: dict[str, int]) -> rm.GameState:

@@ -30,6 +30,7 @@ def test_stored_without_outputs(path):
             assert cell.execution_count is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_runs(path, tmp_path, monkeypatch):
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel draws inline, as in Jupyter (make test sets Agg)

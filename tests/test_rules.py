@@ -1,6 +1,6 @@
 """Rules: the 1993 defaults, the edition presets, validation and the reinforcement table.
 
-Expected values are written out from /work/shared/reference/rules-facts.md (section numbers in comments) and
+Expected values are written out from the public sources of docs/sources.rst (tags in comments) and
 the Japanese Wikipedia article (preset "article_ja"), never computed with the code under test.
 """
 
@@ -31,24 +31,24 @@ PRESETS = (
 def test_defaults_are_the_1993_us_rules():
     rules = rm.Rules()
     assert rules.edition == "us_1993"
-    assert rules.board == "classic"  # §2: 83 borders
-    assert rules.setup == "claim"  # §3.3 (1): claim in turn
-    assert dict(rules.starting_armies) == {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}  # §3.2, 1993 column
-    assert rules.setup_cap_per_territory is None  # §3.3: no limit per territory
-    assert (rules.min_reinforcement, rules.territory_divisor, rules.rounding) == (3, 3, "floor")  # §3.5
-    assert rules.combat == rm.CombatRules(3, 2, 6, 6, "defender")  # §3.6
-    assert rules.occupy_min == "dice_rolled"  # §3.7
-    assert rules.fortify == "adjacent"  # §3.8
-    assert rules.set_values.values(9) == [4, 6, 8, 10, 12, 15, 20, 25, 30]  # §3.9
-    assert rules.territory_card_bonus == "plus2_once_per_turn"  # §3.9
-    assert rules.forced_trade_at == 5  # §3.9: 5 or 6 cards at the start of the turn
-    assert (rules.elimination_trade_at, rules.elimination_trade_to) == (6, 4)  # §3.10
-    assert rules.card_symbols == "B"  # §3.12 suggested default
-    assert rules.wild_cards == 2  # §3.1
-    assert rules.max_armies_per_territory is None  # §3.5
-    assert rules.two_player == "neutral_1993"  # §3.13
+    assert rules.board == "classic"  # 83 borders, [M1]-[M4]
+    assert rules.setup == "claim"  # 1993 rules [R1]: claim in turn
+    assert dict(rules.starting_armies) == {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}  # 1993 rules [R1]
+    assert rules.setup_cap_per_territory is None  # 1993 rules [R1]: no limit per territory
+    assert (rules.min_reinforcement, rules.territory_divisor, rules.rounding) == (3, 3, "floor")  # 1993 rules [R1]
+    assert rules.combat == rm.CombatRules(3, 2, 6, 6, "defender")  # 1993 rules [R1]
+    assert rules.occupy_min == "dice_rolled"  # 1993 rules [R1]
+    assert rules.fortify == "adjacent"  # 1993 rules [R1]
+    assert rules.set_values.values(9) == [4, 6, 8, 10, 12, 15, 20, 25, 30]  # 1993 rules [R1] [R2a]
+    assert rules.territory_card_bonus == "plus2_once_per_turn"  # 1993 rules [R1] [R2a]
+    assert rules.forced_trade_at == 5  # 1993 rules [R1] [R2a]: 5 or 6 cards at the start of the turn
+    assert (rules.elimination_trade_at, rules.elimination_trade_to) == (6, 4)  # 1993 rules [R1] [R2d]
+    assert rules.card_symbols == "B"  # mapping B, [C4]-[C6]
+    assert rules.wild_cards == 2  # 1993 rules [R1]
+    assert rules.max_armies_per_territory is None  # 1993 rules [R1]
+    assert rules.two_player == "neutral_1993"  # 1993 two-player rules [R1] [R3b]
     assert (rules.missions, rules.capital, rules.turn_cap) == ("none", "none", None)
-    assert rules.mission_target_killed_by_other == "counts_as_complete"  # §4.1, the 1993 example
+    assert rules.mission_target_killed_by_other == "counts_as_complete"  # 1993 Secret Mission rules [R1], their example
     assert rm.Rules() == rm.Rules.preset("us_1993")
 
 
@@ -65,23 +65,23 @@ def test_every_preset_constructs_and_describes_itself(name):
 
 
 def test_preset_details():
-    # §3.11 experts: sets rise by 1, fortify along paths, 12 armies per territory.
+    # 1993 rules [R1] [R2e] experts: sets rise by 1, fortify along paths, 12 armies per territory.
     experts = rm.Rules.preset("us_1993_experts")
     assert experts.set_values.values(5) == [4, 5, 6, 7, 8]
     assert (experts.fortify, experts.max_armies_per_territory) == ("experts", 12)
-    # §4.1: Secret Mission deals the territories, 12 mission cards.
+    # 1993 Secret Mission rules [R1] [R3a]: Secret Mission deals the territories, 12 mission cards.
     assert (rm.Rules.preset("us_1993_secret_mission").setup, rm.Rules.preset("us_1993_secret_mission").missions) == (
         "deal",
         "us_1993_12",
     )
-    assert rm.Rules.preset("us_1993_capital").capital == "all"  # §4.2
-    # §5: 1959 deals the territories, no territory-card bonus.
+    assert rm.Rules.preset("us_1993_capital").capital == "all"  # 1993 Capital RISK rules [R1] [R3c]
+    # The 1959 rules [R6] and SMG's edition history [R4a]: 1959 deals the territories, no territory-card bonus.
     assert (rm.Rules.preset("us_1959").setup, rm.Rules.preset("us_1959").territory_card_bonus) == ("deal", "none")
-    # §3.2 / §3.9: 1963 gives 2 players 50 each and +2 per matching territory.
+    # [R4a] [R12e]: 1963 gives 2 players 50 each and +2 per matching territory.
     us_1963 = rm.Rules.preset("us_1963")
     assert us_1963.starting_armies_for(2) == 50
     assert us_1963.territory_card_bonus == "plus2_per_matching_territory"
-    # §3.13 / §3.8 / §3.9: 2003 has 36 each with four neutrals, chains, no bonus.
+    # [R4a] [R12b]: 2003 has 36 each with four neutrals, chains, no bonus.
     euro = rm.Rules.preset("euro_2003")
     assert (euro.starting_armies_for(2), euro.two_player, euro.fortify, euro.territory_card_bonus) == (
         36,
@@ -89,13 +89,13 @@ def test_preset_details():
         "connected",
         "none",
     )
-    # §5 Risiko: 3 defender dice, fixed table F2 (3 artillery = 4), no minimum of 3, no card limit.
+    # Risiko ([R13], [R4a]): 3 defender dice, fixed table F2 (3 artillery = 4), no minimum of 3, no card limit.
     risiko = rm.Rules.preset("risiko")
     assert risiko.combat.defender_max_dice == 3
     assert risiko.set_values.value(1, [rm.Symbol.ARTILLERY] * 3) == 4
     assert (risiko.min_reinforcement, risiko.forced_trade_at, risiko.elimination_trade_at) == (0, None, None)
-    assert rm.Rules.preset("french_1957").combat.defender_max_dice == 3  # §3.6
-    assert rm.Rules.preset("anniversary_1999").board == "anniversary_1999"  # §2.2
+    assert rm.Rules.preset("french_1957").combat.defender_max_dice == 3  # the French original of 1957 [R12a]
+    assert rm.Rules.preset("anniversary_1999").board == "anniversary_1999"  # the 1999 board [R11a]
     # The article: 4, 6, 8, 10, then 15, 20, 25; trade down to 4 at 5 cards; 14 neutral territories of 2.
     article = rm.Rules.preset("article_ja")
     assert article.set_values.values(7) == [4, 6, 8, 10, 15, 20, 25]
@@ -212,7 +212,7 @@ def test_from_dict_rejects_unknown_keys_and_bad_values():
     assert rm.Rules.from_dict({}) == rm.Rules()
 
 
-# §3.5: "Examples in the rules: 11 -> 3, 14 -> 4, 17 -> 5"; table T <= 11 -> 3, 12-14 -> 4, ..., 42 -> 14.
+# 1993 rules [R1]: "Examples in the rules: 11 -> 3, 14 -> 4, 17 -> 5"; table T <= 11 -> 3, 12-14 -> 4, ..., 42 -> 14.
 @pytest.mark.parametrize(
     ("territories", "armies"),
     [(0, 3), (1, 3), (8, 3), (11, 3), (12, 4), (14, 4), (15, 5), (17, 5), (18, 6), (21, 7), (41, 13), (42, 14)],
@@ -221,13 +221,13 @@ def test_reinforcement_table_1993(territories, armies):
     assert rm.Rules().reinforcements(territories) == armies
 
 
-# §3.5 / §5: Risiko (Domination's Italian mode) has no minimum of 3: floor(T / 3) only.
+# [R13]: Risiko (Domination's Italian mode) has no minimum of 3: floor(T / 3) only.
 @pytest.mark.parametrize(("territories", "armies"), [(1, 0), (2, 0), (3, 1), (8, 2), (11, 3), (42, 14)])
 def test_reinforcements_without_a_minimum(territories, armies):
     assert rm.Rules.preset("risiko").reinforcements(territories) == armies
 
 
-# §3.5: the 2008 FAQ's "rounding up" (unverified), an option.
+# Hasbro's 2008 FAQ [R9d]: "rounding up" (unverified), an option.
 @pytest.mark.parametrize(("territories", "armies"), [(1, 3), (9, 3), (10, 4), (12, 4), (13, 5), (40, 14), (42, 14)])
 def test_reinforcements_rounded_up(territories, armies):
     assert rm.Rules(rounding="ceil").reinforcements(territories) == armies

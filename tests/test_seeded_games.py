@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from game_helpers import spread, tiered
 
 import riskmath as rm
 from riskmath.agents import AggressiveAgent, OddsAgent, RandomAgent
@@ -46,7 +47,7 @@ def digest(preset: str, players: int, line_up: str) -> str:
     return f"{h.hexdigest()[:20]} actions={len(record.actions)} turn={final.turn} winner={final.winner}"
 
 
-@pytest.mark.parametrize(("preset", "players", "line_up"), _cases())
+@pytest.mark.parametrize(("preset", "players", "line_up"), tiered(_cases(), spread(_cases())))
 def test_seeded_game_is_unchanged(preset, players, line_up):
     expected = json.loads(REFERENCE.read_text(encoding="utf-8"))[f"{preset}/{players}/{line_up}"]
     assert digest(preset, players, line_up) == expected

@@ -1,7 +1,8 @@
 """Set-up methods: claiming in turn, dealing, random set-up, the two-player neutral games, missions, capitals.
 
-Sources: rules-facts.md §3.2 (starting armies), §3.3 (set-up methods), §3.13 (two players), §4.1-4.2, and the
-Japanese Wikipedia article's two-player game (preset "article_ja").
+Sources (tags of docs/sources.rst): the 1993 US rules [R1] (starting armies, set-up methods, two players, Secret
+Mission and Capital RISK), SMG's edition history [R4a], the Risk FAQ [R5b], the 1959 rules [R6], a two-player page
+[R12b], and the Japanese Wikipedia article's two-player game (preset "article_ja").
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from game_helpers import card_total, data_of
 
 import riskmath as rm
 
-# §3.2, 1993 column.
+# 1993 rules [R1].
 STARTING_1993 = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
 
 
@@ -39,10 +40,10 @@ def deal_all(state: rm.GameState) -> rm.GameState:
 
 
 def check_first_turn(state: rm.GameState, first: int) -> None:
-    # §3.3: the player who placed (was dealt) first takes the first turn; §3.3 (2): the wild cards go back.
+    # 1993 rules [R1]: the player who placed (was dealt) first takes the first turn; the wild cards go back.
     assert state.phase is rm.Phase.REINFORCE
     assert (state.current_player, state.turn) == (first, 1)
-    # Capital RISK (§4.2): the headquarters cards stay out of the deck.
+    # Capital RISK (1993 Capital RISK rules [R1] [R3c]): the headquarters cards stay out of the deck.
     headquarters = {state.capital(p) for p in range(state.game.players)} - {None}
     assert state.deck_size == 44 - len(headquarters)
     territories = [t for t in state.game.board.territories if t not in headquarters]
@@ -54,7 +55,7 @@ def check_first_turn(state: rm.GameState, first: int) -> None:
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 @pytest.mark.parametrize("first", [0, 2])
 def test_claim_in_turn_then_place_one_at_a_time(players, first):
-    # §3.3 (1): claim unoccupied territories one army at a time in turn, then place one army at a time.
+    # 1993 rules [R1]: claim unoccupied territories one army at a time in turn, then place one army at a time.
     game = rm.Game(players)
     state = game.new_initial_state(seed=players)
     assert state.phase is rm.Phase.SETUP_ORDER
@@ -103,7 +104,7 @@ def test_two_players_without_neutral_claim_40_each():
     assert totals(state) == [40, 40]
 
 
-# §3.3 (2): deal all 42 cards; with 4 or 5 players two players get one more (the first two dealt to).
+# 1993 rules [R1]: deal all 42 cards; with 4 or 5 players two players get one more (the first two dealt to).
 @pytest.mark.parametrize(
     ("players", "first", "expected"),
     [
@@ -155,7 +156,7 @@ def test_random_setup_is_all_chance(players):
 
 
 def test_neutral_1993_two_player_setup():
-    # §3.13: the cards are dealt into three piles of 14; each player chooses a pile (the first player first),
+    # [R1] [R3b]: the cards are dealt into three piles of 14; each player chooses a pile (the first player first),
     # the last pile is neutral; 1 army each; then each turn a player places 2 of their own armies on 1 or 2 of
     # their territories, then 1 neutral army; 40 each and 40 neutral.
     game = rm.Game(2)
@@ -240,7 +241,7 @@ def test_neutral_article_with_dealt_territories(setup):
 
 
 def test_neutrals_2003_two_player_setup():
-    # §3.13 (2003): 36 each and four neutrals of 24; deal 9 to each player and 6 to each neutral, 1 army each;
+    # [R4a] [R12b]: 36 each and four neutrals of 24; deal 9 to each player and 6 to each neutral, 1 army each;
     # then players place 3 a turn and each neutral 1 a turn.
     game = rm.Game(2, rm.Rules.preset("euro_2003"))
     assert (game.neutrals, game.owners) == (4, 6)
@@ -271,7 +272,7 @@ def test_neutrals_2003_two_player_setup():
 
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_secret_mission_setup_deals_missions(players):
-    # §4.1: missions first (the 12-card US deck without the destroy cards of absent colours; one each),
+    # [R1] [R3a]: missions first (the 12-card US deck without the destroy cards of absent colours; one each),
     # then the territories are dealt and the armies placed.
     game = rm.Game(players, rm.Rules.preset("us_1993_secret_mission"))
     state = game.new_initial_state(seed=players).apply(rm.FirstPlayer(0))
@@ -310,7 +311,7 @@ def test_secret_mission_needs_three_players():
 
 
 def test_capital_setup_chooses_headquarters_in_turn():
-    # §4.2: after deployment each player picks one of their territories as headquarters.
+    # 1993 Capital RISK rules [R1] [R3c]: after deployment each player picks one of their territories as headquarters.
     game = rm.Game(3, rm.Rules.preset("us_1993_capital"))
     state = game.new_initial_state(seed=6, auto_chance=True)
     first = state.current_player
@@ -340,7 +341,7 @@ def test_capital_setup_chooses_headquarters_in_turn():
 
 
 def test_setup_cap_per_territory():
-    # §3.3 (old UK rules): at most 4 armies on a territory during the set-up.
+    # The Risk FAQ [R5b] (old UK rules): at most 4 armies on a territory during the set-up.
     game = rm.Game(3, rm.Rules(setup="deal", setup_cap_per_territory=4))
     state = deal_all(game.new_initial_state(seed=9).apply(rm.FirstPlayer(0)))
     territory = state.territories_of(0)[0]
@@ -368,7 +369,7 @@ def test_setup_actions_before_the_first_player_is_known():
 
 
 def test_1959_gives_one_army_per_dealt_territory_and_no_more():
-    # §5: the 1959 US game dealt the territories, one army each, "no further starting armies".
+    # The 1959 US rules [R6] [R5b]: the game dealt the territories, one army each, "no further starting armies".
     game = rm.Game(4, rm.Rules.preset("us_1959"))
     state = deal_all(game.new_initial_state(seed=4).apply(rm.FirstPlayer(1)))
     assert state.phase is rm.Phase.REINFORCE  # no placement round

@@ -210,14 +210,14 @@ def check_agreement(state: rm.GameState, rng: random.Random) -> int:
 @pytest.mark.parametrize(
     ("preset", "players", "seed"),
     [
-        ("us_1993", 3, 1),
+        pytest.param(*("us_1993", 3, 1), marks=pytest.mark.slow),
         ("us_1993", 2, 2),
-        ("us_1993_experts", 4, 3),
+        pytest.param(*("us_1993_experts", 4, 3), marks=pytest.mark.slow),
         ("euro_2003", 2, 4),
-        ("article_ja", 2, 5),
+        pytest.param(*("article_ja", 2, 5), marks=pytest.mark.slow),
         ("us_1993_capital", 3, 6),
-        ("us_1993_secret_mission", 4, 7),
-        ("risiko", 3, 8),
+        pytest.param(*("us_1993_secret_mission", 4, 7), marks=pytest.mark.slow),
+        pytest.param(*("risiko", 3, 8), marks=pytest.mark.slow),
     ],
 )
 def test_legal_actions_is_legal_and_apply_agree(preset, players, seed):

@@ -9,9 +9,9 @@ The project's hypothesis profile is derandomized, so every run checks the same g
 from __future__ import annotations
 
 import random
-from collections import Counter
 
-from game_helpers import aggressive, card_total, random_action
+import pytest
+from game_helpers import aggressive, check_invariants, random_action
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -47,7 +47,6 @@ actions = st.one_of(
     st.sampled_from([None, 0, "EndPhase", (1, 2)]),
 )
 
-FULL_DECK = Counter({**{t: 1 for t in NAMES}, "wild": 2})
 GAMES = [
     ("us_1993", 2),
     ("us_1993", 3),
@@ -61,6 +60,8 @@ GAMES = [
     ("us_1963", 3),
 ]
 
+
+pytestmark = pytest.mark.slow  # 150 hypothesis games of 40 steps: about 20 s
 
 RARE = frozenset({rm.Phase.SETUP_CAPITAL, rm.Phase.SETUP_MISSION, rm.Phase.TRADE_DOWN})
 
@@ -142,21 +143,7 @@ class Playout(RuleBasedStateMachine):
 
     @invariant()
     def sound(self):
-        state = self.state
-        assert state.problems() == []
-        if state.phase.name.startswith("SETUP"):
-            return
-        occupying = state.phase is rm.Phase.OCCUPY
-        for t in NAMES:
-            assert state.owner(t) >= 0
-            assert state.armies(t) >= 1 or (occupying and state.armies(t) == 0)
-        headquarters = Counter(state.capital(p) for p in range(self.game.players) if state.capital(p))
-        assert card_total(state) == FULL_DECK - headquarters  # Capital RISK: HQ cards are out of play
-        for p in range(self.game.players):
-            assert state.alive(p) == bool(state.territories_of(p)), p
-        if state.is_terminal():
-            assert state.winner is not None or state.draw
-            assert sum(state.returns()) == (0 if state.draw else 1)
+        check_invariants(self.state)
 
 
 Playout.TestCase.settings = settings(settings.default, max_examples=150, stateful_step_count=40)

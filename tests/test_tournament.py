@@ -65,6 +65,7 @@ def share(table, agent):
     return row["win_rate"], row["ci_low"]
 
 
+@pytest.mark.slow
 def test_odds_beats_aggressive_in_two_player_games():
     table = tournament(rm.Game(2, max_turns=500), [[OddsAgent(), AggressiveAgent()]], 120, seed=11, n_jobs=2)
     rate, low = share(table, "odds")
@@ -72,6 +73,7 @@ def test_odds_beats_aggressive_in_two_player_games():
     assert low > 0.5
 
 
+@pytest.mark.slow
 def test_odds_beats_aggressive_in_four_player_games():
     lineups = [[OddsAgent(), AggressiveAgent(), OddsAgent(), AggressiveAgent()]]
     table = tournament(rm.Game(4, max_turns=500), lineups, 60, seed=12, n_jobs=2)
@@ -80,6 +82,7 @@ def test_odds_beats_aggressive_in_four_player_games():
     assert low > 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", [OddsAgent(), AggressiveAgent()], ids=["odds", "aggressive"])
 def test_both_beat_random(agent):
     table = tournament(rm.Game(2, max_turns=500), [[agent, RandomAgent()]], 60, seed=13, n_jobs=2)

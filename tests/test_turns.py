@@ -1,7 +1,7 @@
 """A turn of play: reinforcements, set trading, fortification, drawing cards, the turn cap.
 
 Positions are built by editing a state's JSON (tests/game_helpers.py).  Expected values are written out from
-rules-facts.md (section numbers in comments) and the Japanese Wikipedia article (preset "article_ja").
+the public sources of docs/sources.rst (tags in comments) and the Japanese Wikipedia article (preset "article_ja").
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def owning(player: int, *continents: str, extra: tuple[str, ...] = ()) -> dict[s
     return owner
 
 
-# -- reinforcements (§3.5) -------------------------------------------------------------------------------------
+# -- reinforcements (1993 rules [R1]) --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -71,11 +71,11 @@ def test_reinforcements_for_a_player_holding_all_but_two():
 
 def test_reinforcements_without_minimum_and_rounded_up():
     owner = owning(0, extra=("Alaska", "Japan"))
-    # Risiko: no minimum of 3 (§5): floor(2 / 3) = 0.  With nothing to place the turn goes on to the attacks.
+    # Risiko: no minimum of 3 ([R13]): floor(2 / 3) = 0.  With nothing to place the turn goes on to the attacks.
     state = turn_start(rm.Game(3, rm.Rules.preset("risiko")), 0, rm.Phase.ATTACK, owner=owner)
     assert state.reinforcements(0) == 0
     assert state.pool == 0
-    # Rounding up (the 2008 FAQ, §3.5): 13 territories -> 5.
+    # Rounding up (Hasbro's 2008 FAQ [R9d]): 13 territories -> 5.
     owner = owning(0, "North America", "South America")
     assert turn_start(rm.Game(3, rm.Rules(rounding="ceil")), 0, owner=owner).pool == 5 + 5 + 2
 
@@ -104,7 +104,7 @@ def test_placing_reinforcements():
 
 
 def test_experts_cap_loses_armies_that_cannot_be_placed():
-    # §3.11 (3): at most 12 armies per territory; armies that cannot be placed are lost.
+    # 1993 rules [R1] [R2e]: at most 12 armies per territory; armies that cannot be placed are lost.
     game = rm.Game(3, rm.Rules.preset("us_1993_experts"))
     owner = owning(0, "Australia")
     state = turn_start(game, 0, owner=owner, armies={t: 11 for t in CONTINENTS["Australia"]})
@@ -117,9 +117,9 @@ def test_experts_cap_loses_armies_that_cannot_be_placed():
     assert [state.armies(t) for t in CONTINENTS["Australia"]] == [12] * 4
 
 
-# -- set trading (§3.9) ---------------------------------------------------------------------------------------
+# -- set trading (1993 rules [R1] [R2a]) -----------------------------------------------------------------------
 
-# Mapping B (§3.12): Alaska, Venezuela, Peru, Argentina, Iceland, Egypt are infantry; Greenland, Alberta,
+# Mapping B ([C4]-[C6]): Alaska, Venezuela, Peru, Argentina, Iceland, Egypt are infantry; Greenland, Alberta,
 # Ontario, Quebec are cavalry; Northwest Territory, Western and Eastern United States, Central America, Brazil
 # are artillery.
 
@@ -131,11 +131,11 @@ def test_experts_cap_loses_armies_that_cannot_be_placed():
         ("us_1993", 1, 6),
         ("us_1993", 4, 12),
         ("us_1993", 5, 15),
-        ("us_1993", 6, 20),  # §3.9: 15 + 5 (n - 6)
+        ("us_1993", 6, 20),  # 1993 rules [R1] [R2a]: 15 + 5 (n - 6)
         ("us_1993", 13, 55),
         ("article_ja", 4, 15),  # the article: 4, 6, 8, 10, then 15, 20, 25
         ("article_ja", 6, 25),
-        ("us_1993_experts", 7, 11),  # §3.11 (1): 4, 5, 6, ...
+        ("us_1993_experts", 7, 11),  # 1993 rules [R1] [R2e]: 4, 5, 6, ...
     ],
 )
 def test_set_value_follows_the_global_count(preset, sets_traded, value):
@@ -179,7 +179,7 @@ def test_sets_with_wilds_and_mixed(trade, value):
 
 
 def test_fixed_table_values_the_cards():
-    # §3.9, table F2 (Risiko): 3 artillery 4, 3 infantry 6, 3 cavalry 8, one of each 10, whatever the count.
+    # Table F2 (Risiko; [R4a], [R13]): 3 artillery 4, 3 infantry 6, 3 cavalry 8, one of each 10, whatever the count.
     game = rm.Game(3, rm.Rules.preset("risiko"))
     hands = [["Egypt", "Peru", "Argentina", "Greenland", "Alberta", "Ontario", "Brazil", "Iceland", "Quebec"], [], []]
     state = turn_start(game, 0, hands=hands, owner=owning(0, "Australia"), sets_traded=9)
@@ -191,7 +191,7 @@ def test_fixed_table_values_the_cards():
 
 
 def test_forced_trade_at_five_cards():
-    # §3.9: starting a turn with 5 or 6 cards you must trade before placing.
+    # 1993 rules [R1] [R2a]: starting a turn with 5 or 6 cards you must trade before placing.
     hands = [["Egypt", "Peru", "Argentina", "Greenland", "Alberta"], [], []]
     state = turn_start(rm.Game(3), 0, hands=hands, owner=owning(0, "Australia"))
     assert not any(isinstance(a, rm.PlaceArmies) for a in state.legal_actions())
@@ -210,7 +210,7 @@ def test_forced_trade_at_five_cards():
 
 
 def test_territory_bonus_once_per_turn_1993():
-    # §3.9: +2 armies on a traded card's territory that the player occupies, placed there; at most 2 a turn.
+    # 1993 rules [R1]: +2 armies on a traded card's territory that the player occupies, placed there; at most 2 a turn.
     hands = [["Alaska", "Venezuela", "Peru", "Greenland", "Alberta", "Ontario"], [], []]
     owner = owning(0, "Australia", extra=("Alaska", "Venezuela", "Greenland"))
     state = turn_start(rm.Game(3), 0, hands=hands, owner=owner)
@@ -225,7 +225,7 @@ def test_territory_bonus_once_per_turn_1993():
 
 
 def test_territory_bonus_per_matching_territory_1963():
-    # §3.9: 1963/1968, 2 armies per occupied territory shown.
+    # SMG's edition history [R4a]: 1963/1968, 2 armies per occupied territory shown.
     game = rm.Game(3, rm.Rules.preset("us_1963"))
     hands = [["Alaska", "Venezuela", "Peru"], [], []]
     owner = owning(0, "Australia", extra=("Alaska", "Venezuela", "Peru"))
@@ -267,7 +267,7 @@ def test_bad_trades_raise(cards, reason):
     assert state.to_json() == before
 
 
-# -- fortification (§3.8) -------------------------------------------------------------------------------------
+# -- fortification (1993 rules [R1]) ---------------------------------------------------------------------------
 
 
 def fortify_state(preset: str, **kwargs) -> rm.GameState:
@@ -371,7 +371,7 @@ def test_illegal_fortifications(action, reason):
     assert state.to_json() == before
 
 
-# -- cards after a turn (§3.4, §3.9) ----------------------------------------------------------------------------
+# -- cards after a turn (1993 rules [R1] [R2a]) ----------------------------------------------------------------
 
 
 def test_exactly_one_card_after_a_turn_with_captures():
@@ -395,7 +395,7 @@ def test_exactly_one_card_after_a_turn_with_captures():
 
 
 def test_two_captures_in_a_turn_still_earn_one_card():
-    # §3.4 (4): "draw exactly one card, however many territories you captured".
+    # 1993 rules [R1]: "draw exactly one card, however many territories you captured".
     game = rm.Game(3)
     owner = {"Alaska": 0, "Kamchatka": 1, "Alberta": 2, "Northwest Territory": 0}
     state = build(game, owner=owner, armies={"Alaska": 9, "Kamchatka": 1, "Alberta": 1})

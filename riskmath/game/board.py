@@ -45,7 +45,7 @@ neighbour lists with ``{frozenset(p) for p in ...}``).  Borders, aliases and
 ``territories`` use canonical names exactly.  ``positions`` gives every
 territory (or none) a drawing position ``[x, y]``: two finite numbers, ``x``
 growing eastwards across a map about ``0..100`` wide and ``y`` northwards;
-:func:`riskmath.plots.boardmap` uses them (the shipped boards place each territory
+:func:`riskmath.plots.board` uses them (the shipped boards place each territory
 near its real place on a world map), and lays out boards without them itself.  The graph must be connected.  The
 shipped files are exactly ``to_dict()`` of their board.
 

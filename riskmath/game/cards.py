@@ -5,7 +5,7 @@ territory cards (one territory and one symbol each, 14 of each symbol) and 2 wil
 Which territory carries which symbol is *edition data* (:data:`CARD_SYMBOLS`); no rule depends on it.  A set is three
 of a kind, one of each, or any two plus a wild; :class:`SetValues` gives the armies for the n-th set of the game.
 
-References: ``rules-facts.md`` §3.1, §3.9, §3.10, §3.12 and §5; the Japanese Wikipedia article "リスク (ボードゲーム)".
+References: the 1993 US rules [R1] and the card data [C1]-[C8] of ``docs/sources.rst``; the Japanese Wikipedia article.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class Card:
 #: A deck or a hand: an immutable sequence of cards.  The engine shuffles it (e.g. with ``rng.permutation``).
 Deck: TypeAlias = tuple[Card, ...]
 
-# rules-facts.md §3.12 in its row order.  "Territory=xyz": x, y, z are the symbols under mappings B, A and C,
+# [C1]-[C7] of docs/sources.rst, board order.  "Territory=xyz": x, y, z are the symbols under mappings B, A and C,
 # written I (infantry), C (cavalry) or A (artillery).
 _SYMBOL_TABLE = """
 Alaska=IAI; Northwest Territory=ACA; Greenland=CCC; Alberta=CAI; Ontario=CAC; Quebec=CAA
@@ -112,7 +112,7 @@ Western Australia=AAA; Eastern Australia=ACI
 _LETTERS = {"I": Symbol.INFANTRY, "C": Symbol.CAVALRY, "A": Symbol.ARTILLERY}
 _ROWS = [item.strip().split("=") for item in _SYMBOL_TABLE.replace("\n", ";").split(";") if item.strip()]
 
-#: Card symbol of each classic territory, by transcription (rules-facts.md §3.12, status [U]).  "B" is the suggested
+#: Card symbol of each classic territory, by transcription ([C1]-[C7], docs/sources.rst; [U]).  "B" is the suggested
 #: default (the most widely repeated list; Siberia = cavalry as in the table, giving 14/14/14); "A" is hacker_risk /
 #: wdom-ts; "C" is Yura's Domination ``risk.cards``.  Each has 42 entries, 14 of each symbol.
 CARD_SYMBOLS: dict[str, dict[str, Symbol]] = {
@@ -307,7 +307,7 @@ class SetValues:
     A set containing wilds is worth the best entry it can be read as (:func:`~riskmath.game.cards.set_types`): wild + 2
     infantry counts as 3 infantry unless the table has a larger "pair_and_wild" entry; 3 wilds count as the best of
     everything unless the table has "three_wilds".  Domination's Italian mode (the source of F2's
-    "pair_and_wild" = 12) accepts *only* two of a kind + wild as a set with wilds; here every set of §3.9 is valid
+    "pair_and_wild" = 12) accepts *only* two of a kind + wild as a set with wilds; here every 1993 set is valid
     under every table.
 
     Examples
@@ -457,7 +457,7 @@ class SetValues:
 #: US 1993 rules [V]: 4, 6, 8, 10, 12, 15, then +5 (20, 25, ...); v(n) = 15 + 5 (n - 6) for n > 6, v(14) = 55.
 PROGRESSIVE_1993 = SetValues("progressive", start=(4, 6, 8, 10, 12, 15), then_add=5, name="progressive_1993")
 #: The Japanese Wikipedia article: "最初の増援では4単位、次は6単位、その次は8単位、次が10単位、以降15単位、20単位、
-#: 25単位" = 4, 6, 8, 10, then 15, 20, 25, ... (+5 after 10).  No rulebook supports it (rules-facts §3.9, [U]).
+#: 25単位" = 4, 6, 8, 10, then 15, 20, 25, ... (+5 after 10).  No rulebook supports it (docs/sources.rst [R12g], [U]).
 ARTICLE = SetValues("progressive", start=(4, 6, 8, 10), then_add=5, name="article")
 #: 1993 experts variant [V]: 4, 5, 6, 7, ... (+1 per set).
 EXPERTS_1993 = SetValues("progressive", start=(4,), then_add=1, name="experts_1993")

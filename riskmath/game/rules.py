@@ -1,6 +1,6 @@
 """Every rule of the game as one immutable options object, with edition presets.
 
-:class:`Rules` holds each option of the rules fact sheet (set-up, starting
+:class:`Rules` holds each rule the editions disagree on (docs/sources.rst; set-up, starting
 armies, reinforcements, combat, occupation, fortification, cards, caps, the
 two-player game, Secret Mission, Capital, a turn cap).  ``Rules()`` is the 1993
 US rulebook; :meth:`Rules.preset` gives the other editions, including the

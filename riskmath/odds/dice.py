@@ -174,7 +174,7 @@ class CombatRules:
     Editions differ: the 1993 US rules (the default) give the defender at most
     2 dice; the 1957 French original and the Italian *Risiko!* let the
     defender throw 3 (:meth:`three_defender_dice`).  Ties go to the defender in
-    every edition in the fact sheet; ``ties="attacker"`` is a house rule.
+    every edition in docs/sources.rst; ``ties="attacker"`` is a house rule.
 
     Examples
     --------
