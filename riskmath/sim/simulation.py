@@ -33,9 +33,9 @@ import numpy as np
 from riskmath._validation import check_int
 from riskmath.agents import Agent
 from riskmath.errors import InvalidArgumentError
-from riskmath.game.chance import run_game
 from riskmath.game.game import Game
 from riskmath.game.state import GameState
+from riskmath.sim._loop import run_game
 
 if TYPE_CHECKING:
     import pandas as pd
