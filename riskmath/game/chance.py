@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 
 MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
-_UNIT = 1.0 / (1 << 53)
+#: From a 64-bit output to a float in [0, 1): ``(z >> 11) * UNIT``.
+UNIT = 1.0 / (1 << 53)
 
 #: The largest blitz (armies able to attack, defenders) drawn from its own cached battle table.  With more
 #: attackers it is drawn in pieces of ``TABLE_ATTACKERS``; with more defenders it is rolled out.
@@ -63,7 +64,7 @@ def step(state: int) -> tuple[int, int]:
 def splitmix64(state: int) -> tuple[int, float]:
     """One step of the generator: the new state and a uniform float in [0, 1) (the output's top 53 bits)."""
     state, z = step(state)
-    return state, (z >> 11) * _UNIT
+    return state, (z >> 11) * UNIT
 
 
 def substream(state: int) -> int:
@@ -278,7 +279,8 @@ def roll_out(game: Game, a: int, d: int, stop_at: int, stream: int) -> BattleOut
     clear_a = max(most_a, stop_at + 1) + span  # from here a block never reaches fewer dice or the stop
     clear_d = most_d + span
     while a > stop_at and d > 0:
-        stream, x = splitmix64(stream)
+        stream, z = step(stream)
+        x = (z >> 11) * UNIT  # splitmix64(stream), one call less per roll
         if a >= clear_a and d >= clear_d:
             lost = min(bisect_right(block, x), span)
             a -= lost

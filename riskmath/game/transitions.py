@@ -26,6 +26,29 @@ from riskmath.game.position import Capture, PendingBattle, Position, income, roo
 if TYPE_CHECKING:
     from riskmath.game.game import Game
 
+_new_tuple = tuple.__new__
+
+
+# The phases as module constants: looking a member up on the enum class runs Python code, a module constant is
+# one load, and the play loop goes through these functions many times a turn.
+_ATTACK = Phase.ATTACK
+_BLITZ = Phase.BLITZ
+_DEFEND = Phase.DEFEND
+_DRAW = Phase.DRAW
+_FORTIFY = Phase.FORTIFY
+_GAME_OVER = Phase.GAME_OVER
+_OCCUPY = Phase.OCCUPY
+_REINFORCE = Phase.REINFORCE
+_ROLL = Phase.ROLL
+_SETUP_CAPITAL = Phase.SETUP_CAPITAL
+_SETUP_CLAIM = Phase.SETUP_CLAIM
+_SETUP_DEAL = Phase.SETUP_DEAL
+_SETUP_MISSION = Phase.SETUP_MISSION
+_SETUP_ORDER = Phase.SETUP_ORDER
+_SETUP_PILE = Phase.SETUP_PILE
+_SETUP_PLACE = Phase.SETUP_PLACE
+_TRADE_DOWN = Phase.TRADE_DOWN
+
 
 @functools.lru_cache(maxsize=256)
 def deal_schedule(game: Game, first: int) -> tuple[int, ...]:
@@ -68,7 +91,7 @@ def _claiming(game: Game) -> bool:
 
 def _begin_placement(game: Game, pos: Position, player: int) -> None:
     """Start placing the remaining starting armies, from ``player`` round the table."""
-    pos.phase = Phase.SETUP_PLACE
+    pos.phase = _SETUP_PLACE
     pos.player = player
     if game.rules.starting_armies_rule == "territories_dealt":  # 1959: one army per territory, no more
         for p in range(game.players):
@@ -127,7 +150,7 @@ def _place_setup(game: Game, pos: Position, t: int, k: int) -> None:
 def _finish_setup(game: Game, pos: Position) -> None:
     pos.queue = []
     if game.rules.capital != "none" and len(pos.capitals) < game.players:
-        pos.phase = Phase.SETUP_CAPITAL
+        pos.phase = _SETUP_CAPITAL
         pos.player = (pos.first + len(pos.capitals)) % game.players
         return
     # The wild cards go back in and the deck is shuffled; headquarters cards stay out (Capital RISK, 1993).
@@ -145,11 +168,11 @@ def _hq_cards(game: Game, pos: Position) -> set[str]:
 
 def _start_turn(game: Game, pos: Position, player: int) -> None:
     if game.max_turns is not None and pos.turn >= game.max_turns:
-        pos.phase, pos.player = Phase.GAME_OVER, -1  # a draw
+        pos.phase, pos.player = _GAME_OVER, -1  # a draw
         return
     pos.turn += 1
     pos.player = player
-    pos.phase = Phase.REINFORCE
+    pos.phase = _REINFORCE
     pos.pool = income(game, pos, player)
     pos.bonus_taken = 0
     pos.captured = False
@@ -179,12 +202,12 @@ def _after_placement(game: Game, pos: Position) -> None:
                 return
         pos.pool = 0  # the caps leave nowhere to put them: they are lost (1993 experts rule)
     hand = len(pos.hands[pos.player])
-    if pos.phase is Phase.REINFORCE:
+    if pos.phase is _REINFORCE:
         if not rules.trade_forced(hand):
-            pos.phase = Phase.ATTACK
-    elif pos.phase is Phase.TRADE_DOWN and hand <= rules.elimination_trade_to:
+            pos.phase = _ATTACK
+    elif pos.phase is _TRADE_DOWN and hand <= rules.elimination_trade_to:
         pos.trade_down = False
-        pos.phase = Phase.ATTACK
+        pos.phase = _ATTACK
 
 
 def _end_turn(game: Game, pos: Position) -> None:
@@ -193,7 +216,7 @@ def _end_turn(game: Game, pos: Position) -> None:
         if not pos.deck and rules.deck_recycle:
             pos.deck, pos.discard = pos.discard, []  # the traded cards are shuffled into a new deck
         if pos.deck:
-            pos.phase = Phase.DRAW
+            pos.phase = _DRAW
             return
     _next_turn(game, pos)
 
@@ -233,8 +256,8 @@ def _capture(game: Game, pos: Position, source: int, target: int, least: int) ->
     victim = pos.owner[target]
     pos.owner[target] = attacker
     pos.captured = True
-    pos.occupy = Capture(source, target, least)
-    pos.phase = Phase.OCCUPY
+    pos.occupy = _new_tuple(Capture, (source, target, least))  # Capture(...) without its Python-level __new__
+    pos.phase = _OCCUPY
     if victim < game.players and victim not in pos.owner:
         rules = game.rules
         pos.alive[victim] = False
@@ -256,7 +279,7 @@ def _win(game: Game, pos: Position, player: int) -> None:
         pos.occupy = None
     pos.pending = None
     pos.winner = player
-    pos.phase = Phase.GAME_OVER
+    pos.phase = _GAME_OVER
     pos.player = -1
 
 
@@ -307,21 +330,21 @@ def apply_action(game: Game, pos: Position, checked: tuple[Any, ...]) -> None:
     if kind == "blitz":
         _, source, target, stop_at = checked
         pos.pending = PendingBattle("blitz", source, target, stop_at, pos.player, None)
-        pos.phase = Phase.BLITZ
+        pos.phase = _BLITZ
     elif kind == "occupy":
         occupy(game, pos, checked[1])
     elif kind == "end":
-        if phase is Phase.REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
-            pos.phase = Phase.ATTACK
-        elif phase is Phase.ATTACK and rules.fortify != "none":
-            pos.phase = Phase.FORTIFY
+        if phase is _REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
+            pos.phase = _ATTACK
+        elif phase is _ATTACK and rules.fortify != "none":
+            pos.phase = _FORTIFY
         else:
             _end_turn(game, pos)
     elif kind == "place":
         _, t, k = checked
-        if phase is Phase.SETUP_CLAIM:
+        if phase is _SETUP_CLAIM:
             _claim(game, pos, t)
-        elif phase is Phase.SETUP_PLACE:
+        elif phase is _SETUP_PLACE:
             _place_setup(game, pos, t, k)
         else:  # REINFORCE or TRADE_DOWN
             pos.armies[t] += k
@@ -341,16 +364,16 @@ def apply_action(game: Game, pos: Position, checked: tuple[Any, ...]) -> None:
             chooser = defender if defender < game.players else 1 - pos.player if game.players == 2 else -1
             if chooser >= 0:
                 pos.pending = PendingBattle("attack", source, target, dice, pos.player, None)
-                pos.phase, pos.player = Phase.DEFEND, chooser
+                pos.phase, pos.player = _DEFEND, chooser
                 return
         defence = min(rules.combat.defender_max_dice, pos.armies[target])
         pos.pending = PendingBattle("attack", source, target, dice, pos.player, defence)
-        pos.phase = Phase.ROLL
+        pos.phase = _ROLL
     elif kind == "defend":
         assert pos.pending is not None
         pos.pending = pos.pending._replace(defence=checked[1])
         pos.player = pos.pending.attacker
-        pos.phase = Phase.ROLL
+        pos.phase = _ROLL
     elif kind == "fortify":
         _, source, target, k = checked
         pos.armies[source] -= k
@@ -396,7 +419,7 @@ def end_blitz(
         if game.decided_by_captures:
             _check_missions(game, pos)
     else:
-        pos.phase = Phase.ATTACK
+        pos.phase = _ATTACK
 
 
 def occupy(game: Game, pos: Position, armies: int) -> None:
@@ -406,7 +429,7 @@ def occupy(game: Game, pos: Position, armies: int) -> None:
     pos.armies[source] -= armies
     pos.armies[target] += armies
     pos.occupy = None
-    pos.phase = Phase.TRADE_DOWN if pos.trade_down else Phase.ATTACK
+    pos.phase = _TRADE_DOWN if pos.trade_down else _ATTACK
     if game.decided_by_captures:
         _check_missions(game, pos)
 
@@ -446,11 +469,11 @@ def apply_outcome(game: Game, pos: Position, outcome: Any) -> None:
     """Apply the outcome of chance node ``pos`` in place, and advance its generator one step."""
     pos.rng = advance(pos.rng)
     phase = pos.phase
-    if phase is Phase.BLITZ:  # a BattleOutcome (checked by apply, or drawn)
+    if phase is _BLITZ:  # a BattleOutcome (checked by apply, or drawn)
         assert pos.pending is not None
         _, source, target, _, attacker, _ = pos.pending
         end_blitz(game, pos, source, target, attacker, outcome.attackers_left, outcome.defenders_left)
-    elif phase is Phase.ROLL:
+    elif phase is _ROLL:
         assert isinstance(outcome, RollOutcome)
         assert pos.pending is not None
         _, source, target, dice, attacker, _ = pos.pending
@@ -463,22 +486,22 @@ def apply_outcome(game: Game, pos: Position, outcome: Any) -> None:
             if game.decided_by_captures:
                 _check_missions(game, pos)
         else:
-            pos.phase = Phase.ATTACK
-    elif phase is Phase.DRAW:
+            pos.phase = _ATTACK
+    elif phase is _DRAW:
         assert isinstance(outcome, DrawCard)
         pos.deck.remove(outcome.card)
         pos.hands[pos.player].append(outcome.card)
         _next_turn(game, pos)
-    elif phase is Phase.SETUP_ORDER:
+    elif phase is _SETUP_ORDER:
         rules = game.rules
         assert isinstance(outcome, FirstPlayer)
         pos.first = outcome.player
         pos.player = outcome.player
         if rules.missions != "none":  # 1993 Secret Mission: missions are dealt before the territories
-            pos.phase, pos.player = Phase.SETUP_MISSION, -1
+            pos.phase, pos.player = _SETUP_MISSION, -1
         else:
-            pos.phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
-    elif phase is Phase.SETUP_DEAL and game.two_player == "neutral_1993":
+            pos.phase = _SETUP_CLAIM if _claiming(game) else _SETUP_DEAL
+    elif phase is _SETUP_DEAL and game.two_player == "neutral_1993":
         rules = game.rules
         # 1993 two-player game: the cards are dealt into three piles of 14; the players then choose piles.
         assert isinstance(outcome, DrawCard)
@@ -488,14 +511,14 @@ def apply_outcome(game: Game, pos: Position, outcome: Any) -> None:
         pos.deck.remove(outcome.card)
         pos.dealt += 1
         if pos.dealt == len(pos.owner):
-            pos.phase, pos.player = Phase.SETUP_PILE, pos.first
+            pos.phase, pos.player = _SETUP_PILE, pos.first
             if rules.setup == "random":  # a random set-up leaves nothing to choose: piles in dealing order
                 _take_pile(game, pos, 0, pos.first)
                 _take_pile(game, pos, 1, 1 - pos.first)
                 _take_pile(game, pos, 2, game.players)
                 pos.piles = []
                 _begin_placement(game, pos, pos.first)
-    elif phase is Phase.SETUP_DEAL:
+    elif phase is _SETUP_DEAL:
         assert isinstance(outcome, DrawCard)
         owner = deal_schedule(game, pos.first)[pos.dealt]
         t = game.index[outcome.card]
@@ -507,15 +530,15 @@ def apply_outcome(game: Game, pos: Position, outcome: Any) -> None:
         pos.dealt += 1
         if pos.dealt == len(pos.owner):
             _begin_placement(game, pos, pos.first)
-    elif phase is Phase.SETUP_PLACE:  # random set-up
+    elif phase is _SETUP_PLACE:  # random set-up
         assert isinstance(outcome, PlaceArmies)
         _place_setup(game, pos, game.index[outcome.territory], outcome.armies)  # type: ignore[index]
-    elif phase is Phase.SETUP_MISSION:
+    elif phase is _SETUP_MISSION:
         assert isinstance(outcome, DrawCard)
         pos.missions.append(outcome.card)
         if len(pos.missions) == game.players:
             pos.player = pos.first
-            pos.phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
+            pos.phase = _SETUP_CLAIM if _claiming(game) else _SETUP_DEAL
 
 
 def resolve_chance(game: Game, pos: Position) -> None:
