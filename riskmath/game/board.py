@@ -510,7 +510,7 @@ class Board:
             return ()
         return tuple(self.territories[i] for i in sorted(self.component(first, allowed)))
 
-    def component(self, start: int, allowed: Container[int] | None = None) -> set[int]:
+    def component(self, start: int, allowed: set[int] | frozenset[int] | None = None) -> set[int]:
         """The ids reachable from id ``start`` through ids in ``allowed`` (all if None): breadth-first.
 
         ``start`` itself is included whether or not it is allowed.  The

@@ -37,7 +37,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 import riskmath.game.serialise as serialise
 from riskmath._validation import check_int
@@ -497,7 +496,7 @@ class GameState:
         return self.position.armies[self.game.board.index(territory)]
 
     @property
-    def owners(self) -> npt.NDArray[np.int64]:
+    def owners(self) -> np.ndarray:
         """Owner id of every territory, indexed like ``game.board.territories`` (a new read-only array).
 
         Examples
@@ -510,7 +509,7 @@ class GameState:
         return _read_only(self.position.owner)
 
     @property
-    def army_counts(self) -> npt.NDArray[np.int64]:
+    def army_counts(self) -> np.ndarray:
         """Armies on every territory, indexed like ``game.board.territories`` (a new read-only array)."""
         return _read_only(self.position.armies)
 
@@ -643,7 +642,7 @@ class GameState:
         return serialise.problems(self.game, self.position)
 
 
-def _read_only(values: list[int]) -> npt.NDArray[np.int64]:
+def _read_only(values: list[int]) -> np.ndarray:
     array = np.array(values, dtype=np.int64)
     array.flags.writeable = False
     return array
