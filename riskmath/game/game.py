@@ -156,7 +156,7 @@ class Game:
             cycle = (Symbol.INFANTRY, Symbol.CAVALRY, Symbol.ARTILLERY)
             symbols = {t: cycle[i % 3] for i, t in enumerate(board.territories)}
         deck = full_deck(board.territories, symbols, rules.wild_cards)
-        #: The card of each name in hands and decks: a territory's name, or :data:`WILD`.
+        #: The card of each name in hands and decks: a territory's name, or ``"wild"``.
         self.cards: dict[str, Card] = {card.territory: card for card in deck if card.territory is not None}
         self.cards[WILD] = Card(None, Symbol.WILD)
         self.territory_cards: tuple[str, ...] = tuple(board.territories)
@@ -310,7 +310,7 @@ class GameState:
     game : Game
     position : Position
         The live record, for engine-level code (the built-in agents, the play
-        loop of :mod:`riskmath.sim`): read-only by contract.  Other code uses
+        loop of ``riskmath.sim``): read-only by contract.  Other code uses
         the methods and the read-only views (:attr:`owners`,
         :attr:`army_counts`, :attr:`pending`, :meth:`cards` ...).
 

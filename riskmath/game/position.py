@@ -71,9 +71,9 @@ class Position:
 
     A mutable record: the engine changes it in place.  The public API never
     hands one out to be changed: :class:`~riskmath.game.game.GameState`
-    copies it (:meth:`copy`) before every change, and ``GameState.position``
-    is read-only by contract.  Only the engine (:mod:`riskmath.game`) and the
-    in-place play loop of :mod:`riskmath.sim` write to a position.
+    copies it (``copy()``) before every change, and ``GameState.position``
+    is read-only by contract.  Only the engine (``riskmath.game``) and the
+    in-place play loop of ``riskmath.sim`` write to a position.
 
     Attributes
     ----------
@@ -140,7 +140,7 @@ class Position:
         taken; empty outside that set-up.
     rng : int
         The state of the SplitMix64 generator that draws chance outcomes
-        (:mod:`riskmath.game.chance`); advanced one step by every outcome.
+        (``riskmath.game.chance``); advanced one step by every outcome.
     """
 
     __slots__ = FIELDS
