@@ -19,8 +19,12 @@ advancing it) and maps it to an outcome with exactly the distribution that
   armies that it meets once.
 
 The generator is SplitMix64 (Steele, Lea and Flood 2014), one 64-bit
-integer of state kept in ``Position.rng``: :func:`splitmix64` is its only
-step, and :func:`advance` moves the state on without the output.
+integer of state kept in ``Position.rng``: :func:`step` is its only
+implementation (new state and 64-bit output), :func:`splitmix64` turns the
+output into a float in [0, 1), and :func:`advance` moves the state on
+without computing the output.  Chance nodes are functions of ``(game,
+position)``: :func:`is_chance`, :func:`chance_outcomes`,
+:func:`chance_table` and :func:`sample_outcome`.
 """
 
 from __future__ import annotations
