@@ -86,7 +86,11 @@ def run_game(
             agent = agents[player]
             if trusted[player]:
                 action = agent.act(state, rngs[player])
-                checked = to_engine(game, action)
+                try:
+                    checked = to_engine(game, action)
+                except TypeError:
+                    message = f"agent {agent.name!r} in seat {player}: {action!r} is not an action"
+                    raise IllegalActionError(message) from None
             else:
                 action = agent.act(GameState(game, pos.copy(), auto_chance=True), rngs[player])
                 try:
