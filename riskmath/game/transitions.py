@@ -238,12 +238,14 @@ def _trade(game: Game, pos: Position, cards: tuple[str, ...]) -> None:
         hand.remove(card)
     pos.discard.extend(cards)
     pos.sets_traded += 1
-    pos.pool += rules.set_values.value(pos.sets_traded, [game.cards[c] for c in cards])
+    traded = [game.cards[c] for c in cards]
+    pos.pool += rules.set_values.value(pos.sets_traded, traded)
     if rules.territory_card_bonus == "none":
         return
     index = game.index
     owned = {c for c in cards if c in index and pos.owner[index[c]] == player}
-    traded = [game.cards[c] for c in cards]
+    if not owned:  # no card shows a territory of the player's: no bonus
+        return
     # The player's pick among the bonus territories is always the first (in the order of the traded cards).
     for name, extra in territory_bonus([traded], owned, rules.territory_card_bonus, pos.bonus_taken):  # type: ignore[arg-type]
         t = index[name]  # the armies must go on that territory: place them at once, up to its cap
