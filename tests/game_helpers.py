@@ -1,8 +1,8 @@
 """Helpers for the rules-model tests: positions built by editing a state's JSON, seeded playouts, the one
 invariant checker every playout suite uses (``check_invariants``), and the fast/slow split of long sweeps.
 
-A position is built from a real state's JSON (``GameState.to_json``; the fields mirror ``_FIELDS`` in
-``riskmath/state.py``) with some fields replaced, then read back with ``GameState.from_json``, which checks it
+A position is built from a real state's JSON (``GameState.to_json``; the fields mirror ``FIELDS`` in
+``riskmath/game/position.py``) with some fields replaced, then read back with ``GameState.from_json``, which checks it
 for consistency.  Cards are kept consistent automatically: the deck is the full deck minus the hands and the
 discard pile.
 """

@@ -3,7 +3,7 @@
 ``play`` trusts the built-in agents: it applies their actions unchecked on a state changed in place.  These tests
 are what that trust rests on.  They play about a thousand short seeded games over every preset and player count,
 with caps on armies, random and dealt set-ups, defenders choosing their dice, a custom board and several agent
-mixes, and check every decision against the rules (``GameState._check``, what ``apply`` runs).  They also play
+mixes, and check every decision against the rules (``legality.check_action``, what ``apply`` runs).  They also play
 full games both ways (trusted and unchecked, and through a wrapper that ``play`` checks) and compare the records.
 """
 
@@ -17,8 +17,11 @@ from game_helpers import Checked, check_invariants, spread, tiered
 
 import riskmath as rm
 from riskmath.agents import AGENTS, AggressiveAgent, RandomAgent, make_agent
-from riskmath.game.chance import TABLE_ATTACKERS, action_of, fast_decider
-from riskmath.game.transitions import apply_action
+from riskmath.game.chance import TABLE_ATTACKERS
+from riskmath.game.codec import to_action, to_engine
+from riskmath.game.legality import check_action
+from riskmath.game.transitions import apply_action, resolve_chance
+from riskmath.sim._loop import fast_decider
 from riskmath.sim.simulation import _agent_rngs, play
 
 PRESET_CASES = [
@@ -71,12 +74,13 @@ def checked_playout(game: rm.Game, agents, seed: int, seen: Counter | None = Non
     while not state.is_terminal():
         player = state.current_player
         checked = deciders[player](state, rngs[player])
-        action = action_of(game, checked)
-        assert state._check(action) == checked, (state, action)  # legal, and it means what the agent meant
+        action = to_action(game, checked)
+        # Legal, and it means what the agent meant.
+        assert check_action(game, state.position, action) == checked, (state, action)
         if seen is not None:
             seen[state.phase.name, checked[0]] += 1
-        apply_action(state, checked)
-        state._resolve_chance()
+        apply_action(game, state.position, checked)
+        resolve_chance(game, state.position)
     check_invariants(state)
     return state
 
@@ -190,7 +194,7 @@ def test_act_is_the_fast_decision():
         one, two = random.Random(1), random.Random(1)
         while not state.is_terminal():
             action = agent.act(state, one)
-            assert state._normalise(action) == agent._decide(state, two)
+            assert to_engine(game, action) == agent._decide(state, two)
             state = state.apply(action)
 
 

@@ -136,7 +136,6 @@ def test_no_forbidden_third_party_imports(module):
     assert not used & banned, f"{module} imports {sorted(used & banned)}"
 
 
-@pytest.mark.xfail(reason="state <-> chance <-> serialise <-> game: goes with the typed position (issue 10)")
 def test_no_import_cycles():
     graph = {module: internal_imports(module) for module in MODULES}
     # A package's __init__ re-exports its modules; an import of ``riskmath.game`` from inside the package

@@ -350,9 +350,7 @@ def test_sampled_blitzes_follow_the_battle_distribution(attackers, defenders, st
     n = 4000
 
     def with_generator(k):  # the same state with another generator state (the JSON field "rng")
-        copy = state._copy()
-        copy._rng = k
-        return copy
+        return state.reseeded(k)
 
     counts = Counter(with_generator(seed * 7919 + 1).sample_chance() for seed in range(n))
     assert set(counts) <= set(exact)

@@ -204,8 +204,7 @@ def test_sampled_blitzes_follow_the_listed_distribution(attackers, defenders, st
     n = 3000
     counts: Counter = Counter()
     for k in range(n):
-        copy = state._copy()
-        copy._rng = k * 7919 + 1
+        copy = state.reseeded(k * 7919 + 1)
         outcome = copy.sample_chance()
         assert outcome == copy.sample_chance()  # pure: the same state, the same outcome
         counts[outcome] += 1
@@ -218,16 +217,14 @@ def test_card_draws_walk_the_listed_probabilities():
     # The deck walk gives, bit for bit, the outcome a walk over chance_outcomes() gives for the same number.
     game = rm.Game(3)
     state = game.new_initial_state(3, auto_chance=True)
-    while state.phase is not rm.Phase.FORTIFY or state._captured is False:
+    while state.phase is not rm.Phase.FORTIFY or state.position.captured is False:
         state = state.apply(state.legal_actions()[-1] if state.phase is not rm.Phase.ATTACK else _blitz_or_end(state))
-    state = state._copy()
-    state._auto = False  # stop at the draw
+    state = rm.GameState(game, state.position.copy(), auto_chance=False)  # stop at the draw
     state = state.apply(rm.EndPhase())
     assert state.phase is rm.Phase.DRAW
     for k in range(400):
-        copy = state._copy()
-        copy._rng = k * 7919 + 1
-        x = splitmix64(copy._rng)[1]
+        copy = state.reseeded(k * 7919 + 1)
+        x = splitmix64(copy.position.rng)[1]
         total, expected = 0.0, None
         for outcome, p in copy.chance_outcomes():
             total += float(p)
@@ -235,13 +232,13 @@ def test_card_draws_walk_the_listed_probabilities():
                 expected = outcome
                 break
         assert copy.sample_chance() == (expected or copy.chance_outcomes()[-1][0])
-    assert "wild" in state._deck
+    assert "wild" in state.position.deck
 
 
 def _blitz_or_end(state: rm.GameState):
     legal = state.legal_actions()
     blitzes = [a for a in legal if isinstance(a, rm.Blitz)]
-    return blitzes[0] if blitzes and not state._captured else rm.EndPhase()
+    return blitzes[0] if blitzes and not state.position.captured else rm.EndPhase()
 
 
 # -- the progress bar ------------------------------------------------------------------------------

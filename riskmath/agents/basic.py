@@ -7,8 +7,9 @@ from itertools import combinations
 from typing import Any, Protocol, runtime_checkable
 
 from riskmath.game.cards import Symbol
-from riskmath.game.chance import action_of
+from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.phase import Phase
+from riskmath.game.position import most_to_move, room
 from riskmath.game.state import GameState
 
 __all__ = ["Agent", "AggressiveAgent", "RandomAgent"]
@@ -75,7 +76,7 @@ class RandomAgent(_BuiltIn):
     def act(self, state: GameState, rng: random.Random) -> Any:
         return rng.choice(state.legal_actions())
 
-    def _decide(self, state: GameState, rng: random.Random) -> tuple[Any, ...]:
+    def _decide(self, state: GameState, rng: random.Random) -> Checked:
         """:meth:`act` in the checked form (territory ids), for the in-place path."""
         return _any_legal(state, rng)
 
@@ -96,8 +97,9 @@ class AggressiveAgent(_BuiltIn):
     first pile and the first own territory (as capital) are chosen, and
     neutral set-up armies go anywhere at random.
 
-    It reads the board and the armies straight from the state, without
-    listing the legal actions: a decision costs a few microseconds.
+    It reads the board and the armies straight from the state's position
+    (``state.position``), without listing the legal actions: a decision
+    costs a few microseconds.
 
     Parameters
     ----------
@@ -122,14 +124,15 @@ class AggressiveAgent(_BuiltIn):
         return f"AggressiveAgent(ratio={self.ratio!r})"
 
     def act(self, state: GameState, rng: random.Random) -> Any:
-        return action_of(state.game, self._decide(state, rng))
+        return to_action(state.game, self._decide(state, rng))
 
-    def _decide(self, state: GameState, rng: random.Random) -> tuple[Any, ...]:
+    def _decide(self, state: GameState, rng: random.Random) -> Checked:
         """:meth:`act` in the checked form (territory ids), for the in-place path."""
-        phase = state._phase
+        pos = state.position
+        phase = pos.phase
         if phase is _ATTACK:  # the best blitz (most armies more than the defenders'), or the end
-            owner, armies, neighbors = state._owner, state._armies, state.game.neighbors
-            player, ratio = state._player, self.ratio
+            owner, armies, neighbors = pos.owner, pos.armies, state.game.neighbors
+            player, ratio = pos.player, self.ratio
             best, choice = 1, None  # a blitz needs a margin of at least 2
             limit = best + 2  # mine = a - 1 and theirs >= 1: a stack of at most best + 2 cannot beat the best
             for t, a in enumerate(armies):
@@ -144,53 +147,50 @@ class AggressiveAgent(_BuiltIn):
                             limit = best + 2
             return ("end",) if choice is None else ("blitz", choice[0], choice[1], 0)
         if phase is _OCCUPY:  # everything that may move
-            assert state._occupy is not None
-            source, target, _ = state._occupy
-            armies = state._armies
-            room = state.game.cap - armies[target]
-            return ("occupy", min(armies[source] - 1, room if room > 0 else 0))
+            assert pos.occupy is not None
+            return ("occupy", most_to_move(state.game, pos, pos.occupy.source, pos.occupy.target))
         if phase is _REINFORCE or phase is _TRADE_DOWN:
             return _reinforce(state, rng)
         if phase is _FORTIFY:
             return ("end",)
         if phase is _DEFEND:
-            assert state._pending is not None
-            return ("defend", min(state.game.rules.combat.defender_max_dice, state._armies[state._pending[2]]))
+            assert pos.pending is not None
+            return ("defend", min(state.game.rules.combat.defender_max_dice, pos.armies[pos.pending.target]))
         if phase is _SETUP_PLACE:
-            placer, due = state._queue[0]
-            if placer != state._player:  # a neutral army (two-player set-up): anywhere will do
+            placer, due = pos.queue[0]
+            if placer != pos.player:  # a neutral army (two-player set-up): anywhere will do
                 return _any_legal(state, rng)
             target = _front(state, placer, state.game.setup_cap)
-            return ("place", target, min(due, state._room(target, setup=True)))
+            return ("place", target, min(due, room(state.game, pos, target, setup=True)))
         if phase is _SETUP_CLAIM:
-            return ("place", rng.choice([t for t, o in enumerate(state._owner) if o < 0]), 1)
+            return ("place", rng.choice([t for t, o in enumerate(pos.owner) if o < 0]), 1)
         if phase is _SETUP_PILE:
-            return ("pile", min(set(state._piles) - {-1}))
+            return ("pile", min(set(pos.piles) - {-1}))
         if phase is _SETUP_CAPITAL:
-            return ("capital", state._owner.index(state._player))
+            return ("capital", pos.owner.index(pos.player))
         return _any_legal(state, rng)  # pragma: no cover - every phase is above
 
 
-def _any_legal(state: GameState, rng: random.Random) -> tuple[Any, ...]:
+def _any_legal(state: GameState, rng: random.Random) -> Checked:
     """A uniformly random legal action, in the checked form."""
-    checked: tuple[Any, ...] = state._normalise(rng.choice(state.legal_actions()))
-    return checked
+    return to_engine(state.game, rng.choice(state.legal_actions()))
 
 
-def _reinforce(state: GameState, rng: random.Random) -> tuple[Any, ...]:
+def _reinforce(state: GameState, rng: random.Random) -> Checked:
     """Trade the first set if allowed, else place everything on the front, else end the phase."""
-    player = state._player
-    hand = len(state._hands[player])
+    pos = state.position
+    player = pos.player
+    hand = len(pos.hands[player])
     rules = state.game.rules
-    reinforce = state._phase is Phase.REINFORCE
+    reinforce = pos.phase is Phase.REINFORCE
     if hand >= 3 and (reinforce or hand > rules.elimination_trade_to):
         trade = _first_trade(state, player)
         if trade is not None:
             return ("trade", trade)
-    forced = reinforce and rules.forced_trade_at is not None and hand >= rules.forced_trade_at
-    if state._pool > 0 and not forced:
+    forced = reinforce and rules.trade_forced(hand)
+    if pos.pool > 0 and not forced:
         target = _front(state, player, state.game.cap)
-        return ("place", target, min(state._pool, state._room(target)))
+        return ("place", target, min(pos.pool, room(state.game, pos, target)))
     if reinforce and not forced:
         return ("end",)
     return _any_legal(state, rng)  # pragma: no cover - nothing is legal
@@ -198,7 +198,7 @@ def _reinforce(state: GameState, rng: random.Random) -> tuple[Any, ...]:
 
 def _first_trade(state: GameState, player: int) -> tuple[str, ...] | None:
     """The first set in the hand (the first of ``legal_actions()``), by symbols alone, or None."""
-    hand = state._hands[player]
+    hand = state.position.hands[player]
     cards = state.game.cards
     symbols = [cards[c].symbol for c in hand]
     wild = Symbol.WILD
@@ -214,7 +214,8 @@ def _front(state: GameState, player: int, cap: int) -> int:
 
     Ties go to the first name in alphabetical order.
     """
-    owner, armies, neighbors = state._owner, state._armies, state.game.neighbors
+    pos = state.position
+    owner, armies, neighbors = pos.owner, pos.armies, state.game.neighbors
     order = state.game.alphabetical
     best, target = 0, -1
     for t in order:

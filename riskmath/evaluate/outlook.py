@@ -33,8 +33,9 @@ __all__ = [
 
 
 def _lists(state: GameState) -> tuple[list[int], list[int]]:
-    """Owners and armies by territory id (the state's own lists: read, never write)."""
-    return state._owner, state._armies
+    """Owners and armies by territory id (the position's own lists: read, never write)."""
+    pos = state.position
+    return pos.owner, pos.armies
 
 
 def _is_rival(state: GameState, owner: int, other: int) -> bool:

@@ -3,13 +3,17 @@
 Inside, from the bottom up: :mod:`~riskmath.game.phase` (a leaf),
 :mod:`~riskmath.game.board`, :mod:`~riskmath.game.cards`,
 :mod:`~riskmath.game.rules`, :mod:`~riskmath.game.actions`,
-:mod:`~riskmath.game.game` (:class:`Game`: a board and rules, with the cached
-chance tables); then the engine, which works on a position:
-:mod:`~riskmath.game.transitions` (what an action does),
+:mod:`~riskmath.game.position` (:class:`~riskmath.game.position.Position`,
+the typed record of everything that changes in a game); then the engine,
+functions of ``(game, position)``: :mod:`~riskmath.game.codec` (public
+actions to the engine's form and back), :mod:`~riskmath.game.missions`,
+:mod:`~riskmath.game.chance` (the generator, sampling chance nodes),
 :mod:`~riskmath.game.legality` (what may be done),
-:mod:`~riskmath.game.chance` (sampling chance nodes),
-:mod:`~riskmath.game.missions`, :mod:`~riskmath.game.serialise`; and on top
-:mod:`~riskmath.game.state` (:class:`GameState`, the immutable public face).
+:mod:`~riskmath.game.transitions` (what an action does),
+:mod:`~riskmath.game.serialise` (JSON); and on top
+:mod:`~riskmath.game.game` (:class:`Game`, a board and rules with the cached
+chance tables, and :class:`GameState`, the immutable public face of a
+position; :mod:`~riskmath.game.state` is its documented import path).
 See the architecture page of the documentation for how an action flows.
 """
 

@@ -69,7 +69,7 @@ import json
 import numbers
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -290,7 +290,7 @@ class Board:
             matrix[a, b] = matrix[b, a] = True
         matrix.flags.writeable = False
         nbrs = tuple(tuple(np.flatnonzero(row).tolist()) for row in matrix)
-        reached = _bfs(0, nbrs, None)
+        reached = _component(0, nbrs, None)
         if len(reached) < n:
             lost = ", ".join(repr(order[i]) for i in range(n) if i not in reached)
             _fail(f"board is not connected: {lost} cannot be reached from {order[0]!r}")
@@ -508,7 +508,22 @@ class Board:
         first = self.index(start)
         if allowed is not None and first not in allowed:
             return ()
-        return tuple(self.territories[i] for i in sorted(_bfs(first, self._nbrs, allowed)))
+        return tuple(self.territories[i] for i in sorted(self.component(first, allowed)))
+
+    def component(self, start: int, allowed: set[int] | frozenset[int] | None = None) -> set[int]:
+        """The ids reachable from id ``start`` through ids in ``allowed`` (all if None): breadth-first.
+
+        ``start`` itself is included whether or not it is allowed.  The
+        engine's graph search (connected fortification, :meth:`reachable`,
+        :meth:`connected_within`), on ids for speed.
+
+        Examples
+        --------
+        >>> board = Board.classic()
+        >>> sorted(board.component(board.index("Peru"), {board.index(t) for t in ("Peru", "Brazil", "Egypt")}))
+        [10, 11]
+        """
+        return _component(start, self._nbrs, allowed)
 
     def path_exists(self, a: TerritoryKey, b: TerritoryKey, allowed: Iterable[TerritoryKey] | None = None) -> bool:
         """Whether a path joins ``a`` to ``b`` using only territories in ``allowed`` (ends included).
@@ -533,7 +548,7 @@ class Board:
         False
         """
         ids = {self.index(t) for t in territories}
-        return not ids or len(_bfs(min(ids), self._nbrs, ids)) == len(ids)
+        return not ids or len(self.component(min(ids), ids)) == len(ids)
 
     def __len__(self) -> int:
         return len(self.territories)
@@ -559,8 +574,8 @@ class Board:
         return (Board.from_dict, (self.to_dict(),))
 
 
-def _bfs(start: int, nbrs: Sequence[Sequence[int]], allowed: Set[int] | None) -> set[int]:
-    """Ids reachable from ``start`` (assumed allowed) through ``allowed`` ids (all if None)."""
+def _component(start: int, nbrs: Sequence[Sequence[int]], allowed: Container[int] | None) -> set[int]:
+    """:meth:`Board.component` on an adjacency list (also used while a board is being built)."""
     seen = {start}
     queue = deque([start])
     while queue:

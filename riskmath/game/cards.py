@@ -21,7 +21,7 @@ from riskmath.errors import CardError, InvalidArgumentError
 
 __all__ = [
     "ARTICLE", "BONUS_KINDS", "CARD_SYMBOLS", "EXPERTS_1993", "FIXED_F1", "FIXED_F2", "FIXED_F3",
-    "PROGRESSIVE_1993", "SET_TYPES", "TRADE_DOWN_1993", "TRADE_DOWN_ARTICLE", "BonusKind", "Card", "Deck",
+    "PROGRESSIVE_1993", "SET_TYPES", "TRADE_DOWN_1993", "TRADE_DOWN_ARTICLE", "WILD", "BonusKind", "Card", "Deck",
     "SetValues", "Symbol", "bonus_candidates", "classic_deck", "deck_counts", "find_sets", "full_deck", "has_set",
     "is_set", "set_types", "territory_bonus", "trade_down_needed", "trades_required",
 ]  # fmt: skip
@@ -57,6 +57,10 @@ class Symbol(enum.Enum):
 
     def __repr__(self) -> str:
         return f"Symbol.{self.name}"
+
+
+#: The name of a wild card in the engine's decks, hands and trades (territory cards go by territory name).
+WILD = Symbol.WILD.value
 
 
 def _check_symbol(value: object, expected: str = "a Symbol") -> Symbol:

@@ -1,4 +1,4 @@
-"""The fast internal path of the rules model (private): sampling chance nodes, and in-place play.
+"""Chance nodes (private): the seeded generator, and sampling an outcome from a position.
 
 :func:`sample_outcome` is what :meth:`GameState.sample_chance` returns: it
 draws one uniform number from the state's SplitMix64 generator (without
@@ -12,58 +12,44 @@ advancing it) and maps it to an outcome with exactly the distribution that
   :data:`TABLE_DEFENDERS` defending armies is one draw from the cached table
   of the whole battle (:meth:`Game.blitz_table`); one with more attackers is
   drawn in pieces from the table of :data:`TABLE_ATTACKERS` attackers (see
-  :func:`_blitz`), and one with more defenders is rolled out (in blocks of
+  :func:`battle`), and one with more defenders is rolled out (in blocks of
   rolls where it can; :func:`roll_out`) with a stream of numbers seeded by
   the generator's next output (:func:`substream`).  The tables stay few and
   small: a simulation never builds the table of a battle of thousands of
   armies that it meets once.
 
-:func:`run_game` plays a game between agents on one private state changed in
-place (no copy per action), which is what :func:`riskmath.play` and
-:func:`riskmath.simulate` use.  Agents marked ``trusted`` (the built-in ones,
-whose legality the test suite checks over thousands of games in every rule
-variant) see that live state and their actions are applied unchecked; any
-other agent is shown a copy and every action it returns is checked.
+The generator is SplitMix64 (Steele, Lea and Flood 2014), one 64-bit
+integer of state kept in ``Position.rng``: :func:`step` is its only
+implementation (new state and 64-bit output), :func:`splitmix64` turns the
+output into a float in [0, 1), and :func:`advance` moves the state on
+without computing the output.  Chance nodes are functions of ``(game,
+position)``: :func:`is_chance`, :func:`chance_outcomes`,
+:func:`chance_table` and :func:`sample_outcome`.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from riskmath.errors import IllegalActionError
-from riskmath.game.actions import (
-    Attack,
-    BattleOutcome,
-    Blitz,
-    ChooseCapital,
-    ChoosePile,
-    Defend,
-    DrawCard,
-    EndPhase,
-    FirstPlayer,
-    Fortify,
-    Occupy,
-    PlaceArmies,
-    TradeCards,
-)
-from riskmath.game.game import WILD
+from riskmath.game.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies
+from riskmath.game.cards import WILD
+from riskmath.game.missions import missions_for
+from riskmath.game.phase import CHANCE_PHASES, Phase
+from riskmath.game.position import Position, room
 from riskmath.odds.dice import CombatRules
 
 if TYPE_CHECKING:
-    import random
-
-    from riskmath.game.game import Game
-    from riskmath.game.state import GameState
+    from riskmath.game.game import ChanceTable, Game
 
 MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
-_UNIT = 1.0 / (1 << 53)
+#: From a 64-bit output to a float in [0, 1): ``(z >> 11) * UNIT``.
+UNIT = 1.0 / (1 << 53)
 
 #: The largest blitz (armies able to attack, defenders) drawn from its own cached battle table.  With more
 #: attackers it is drawn in pieces of ``TABLE_ATTACKERS``; with more defenders it is rolled out.
@@ -71,14 +57,18 @@ TABLE_ATTACKERS = 64
 TABLE_DEFENDERS = 16
 
 
-def splitmix64(state: int) -> tuple[int, float]:
-    """One step of SplitMix64 (Steele, Lea and Flood 2014): new state and a uniform float in [0, 1)."""
+def step(state: int) -> tuple[int, int]:
+    """One step of SplitMix64 (Steele, Lea and Flood 2014): the new state and its 64-bit output."""
     state = (state + _GOLDEN) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    z ^= z >> 31
-    return state, (z >> 11) * _UNIT
+    return state, z ^ (z >> 31)
+
+
+def splitmix64(state: int) -> tuple[int, float]:
+    """One step of the generator: the new state and a uniform float in [0, 1) (the output's top 53 bits)."""
+    state, z = step(state)
+    return state, (z >> 11) * UNIT
 
 
 def substream(state: int) -> int:
@@ -88,37 +78,79 @@ def substream(state: int) -> int:
     generator's own sequence (states ``rng + k * golden``), which the next
     chance nodes use: a roll-out never shares numbers with a later node.
     """
-    z = (state + _GOLDEN) & MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return z ^ (z >> 31)
+    return step(state)[1]
 
 
 def advance(state: int) -> int:
-    """The generator state one step on (the state part of :func:`splitmix64`, without the output)."""
+    """The generator state one step on (the state part of :func:`splitmix64`, without computing the output)."""
     return (state + _GOLDEN) & MASK
 
 
 # -- sampling chance nodes ---------------------------------------------------------------------
 
 
-def sample_outcome(s: GameState) -> Any:
-    """The outcome of chance node ``s`` for the next number of its generator (see the module docstring)."""
-    x = splitmix64(s._rng)[1]
-    phase = s._phase.name
-    if phase == "BLITZ":
-        return _blitz(s, x)
-    if phase == "ROLL":
-        return s._chance_table().sample(x)
-    if phase in ("DRAW", "SETUP_DEAL"):
-        return DrawCard(_card(s._deck, x))
-    if phase == "SETUP_ORDER":
-        return FirstPlayer(_uniform(range(s.game.players), x))
-    if phase == "SETUP_PLACE":  # random set-up: one army on a territory of the placing owner, uniformly
-        owner, n = s._queue[0][0], len(s._owner)
-        mine = [t for t in range(n) if s._owner[t] == owner and s._room(t, setup=True)]
-        return PlaceArmies(s.game.board.territories[_uniform(mine, x)], 1)
-    outcomes = s.chance_outcomes()  # mission cards: once per player and game
+def is_chance(game: Game, pos: Position) -> bool:
+    """Whether ``pos`` is a chance node (a random set-up's placements are chance outcomes too)."""
+    phase = pos.phase
+    return phase in CHANCE_PHASES or (phase is Phase.SETUP_PLACE and game.rules.setup == "random")
+
+
+def chance_outcomes(game: Game, pos: Position) -> list[tuple[Any, Fraction | float]]:
+    """``[(outcome, probability), ...]`` at chance node ``pos`` (Fractions; floats for blitzes); else empty."""
+    phase = pos.phase
+    if phase is Phase.SETUP_ORDER:
+        return [(FirstPlayer(p), Fraction(1, game.players)) for p in range(game.players)]
+    if phase in (Phase.SETUP_DEAL, Phase.DRAW):
+        counts: dict[str, int] = {}
+        for card in pos.deck:
+            counts[card] = counts.get(card, 0) + 1
+        total = len(pos.deck)
+        return [(DrawCard(card), Fraction(k, total)) for card, k in counts.items()]
+    if phase is Phase.SETUP_MISSION:
+        left = [m for m in missions_for(game.rules.missions, game.players) if m not in pos.missions]
+        return [(DrawCard(m), Fraction(1, len(left))) for m in left]
+    if phase is Phase.SETUP_PLACE:  # random set-up: a random territory of the placing owner
+        names = game.board.territories
+        mine = _placeable(game, pos)
+        return [(PlaceArmies(names[t], 1), Fraction(1, len(mine))) for t in mine]
+    if phase in (Phase.ROLL, Phase.BLITZ):
+        return list(chance_table(game, pos).outcomes)
+    return []
+
+
+def _placeable(game: Game, pos: Position) -> list[int]:
+    """A random set-up: the territories of the owner placing now that have room for an army."""
+    owner, owners = pos.queue[0][0], pos.owner
+    return [t for t in range(len(owners)) if owners[t] == owner and room(game, pos, t, setup=True)]
+
+
+def chance_table(game: Game, pos: Position) -> ChanceTable:
+    """The cached table of a roll or blitz node."""
+    assert pos.pending is not None
+    _, source, target, third, _, defence = pos.pending
+    if pos.phase is Phase.ROLL:
+        assert defence is not None
+        return game.roll_table(third, defence)
+    return game.blitz_table(pos.armies[source] - 1, pos.armies[target], third)
+
+
+def sample_outcome(game: Game, pos: Position) -> Any:
+    """The outcome of chance node ``pos`` for the next number of its generator (see the module docstring)."""
+    x = splitmix64(pos.rng)[1]
+    phase = pos.phase
+    if phase is Phase.BLITZ:
+        assert pos.pending is not None
+        _, source, target, stop_at, _, _ = pos.pending
+        return battle(game, pos.armies[source] - 1, pos.armies[target], stop_at, x, pos.rng)
+    if phase is Phase.ROLL:
+        return chance_table(game, pos).sample(x)
+    if phase is Phase.DRAW or phase is Phase.SETUP_DEAL:
+        return DrawCard(_card(pos.deck, x))
+    if phase is Phase.SETUP_ORDER:
+        return FirstPlayer(_uniform(range(game.players), x))
+    if phase is Phase.SETUP_PLACE:  # random set-up: one army on a territory of the placing owner, uniformly
+        return PlaceArmies(game.board.territories[_uniform(_placeable(game, pos), x)], 1)
+    outcomes = chance_outcomes(game, pos)  # mission cards: once per player and game
     total = 0.0
     for outcome, p in outcomes:
         total += float(p)
@@ -166,8 +198,10 @@ def _card(deck: list[str], x: float) -> str:
     return last
 
 
-def _blitz(s: GameState, x: float) -> BattleOutcome:
-    """A blitz drawn from battle tables (a long one in several draws), or rolled out if it has many defenders.
+def battle(game: Game, a: int, d: int, stop_at: int, x: float, rng: int) -> BattleOutcome:
+    """A blitz of ``a`` attackers on ``d`` defenders for ``x``, the next number of generator state ``rng``.
+
+    Drawn from battle tables (a long one in several draws), or rolled out if it has many defenders.
 
     A battle of more than :data:`TABLE_ATTACKERS` attackers is drawn in
     pieces: shifted down by ``shift = a - TABLE_ATTACKERS``, it fights as the
@@ -180,13 +214,6 @@ def _blitz(s: GameState, x: float) -> BattleOutcome:
     Each piece removes at least ``TABLE_ATTACKERS - max_dice + 1`` attackers,
     and almost every battle ends in the first.
     """
-    assert s._pending is not None
-    _, source, target, stop_at, _, _ = s._pending
-    return _battle(s.game, s._armies[source] - 1, s._armies[target], stop_at, x, s._rng)
-
-
-def _battle(game: Game, a: int, d: int, stop_at: int, x: float, rng: int) -> BattleOutcome:
-    """:func:`_blitz` from the numbers: ``a`` attackers, ``d`` defenders, ``x`` the generator's next number."""
     if d > TABLE_DEFENDERS:
         return roll_out(game, a, d, stop_at, substream(rng))
     if a <= TABLE_ATTACKERS:
@@ -256,11 +283,8 @@ def roll_out(game: Game, a: int, d: int, stop_at: int, stream: int) -> BattleOut
     clear_a = max(most_a, stop_at + 1) + span  # from here a block never reaches fewer dice or the stop
     clear_d = most_d + span
     while a > stop_at and d > 0:
-        stream = (stream + _GOLDEN) & MASK
-        z = stream
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        x = ((z ^ (z >> 31)) >> 11) * _UNIT
+        stream, z = step(stream)
+        x = (z >> 11) * UNIT  # splitmix64(stream), one call less per roll
         if a >= clear_a and d >= clear_d:
             lost = min(bisect_right(block, x), span)
             a -= lost
@@ -274,132 +298,3 @@ def roll_out(game: Game, a: int, d: int, stop_at: int, stream: int) -> BattleOut
         a -= lost_a
         d -= lost_d
     return BattleOutcome(a, d)
-
-
-# -- actions in their checked form -------------------------------------------------------------
-
-
-def action_of(game: Game, checked: tuple[Any, ...]) -> Any:
-    """The public action for a checked (normalised) one: territory ids back to names."""
-    kind = checked[0]
-    names = game.board.territories
-    if kind == "blitz":
-        return Blitz(names[checked[1]], names[checked[2]], checked[3])
-    if kind == "occupy":
-        return Occupy(checked[1])
-    if kind == "place":
-        return PlaceArmies(names[checked[1]], checked[2])
-    if kind == "end":
-        return EndPhase()
-    if kind == "trade":
-        return TradeCards(tuple(checked[1]))
-    if kind == "attack":
-        return Attack(names[checked[1]], names[checked[2]], checked[3])
-    if kind == "fortify":
-        return Fortify(names[checked[1]], names[checked[2]], checked[3])
-    if kind == "defend":
-        return Defend(checked[1])
-    if kind == "capital":
-        return ChooseCapital(names[checked[1]])
-    if kind == "pile":
-        return ChoosePile(checked[1])
-    raise ValueError(f"not a checked action: {checked!r}")
-
-
-# -- in-place play -----------------------------------------------------------------------------
-
-Decide = Callable[["GameState", "random.Random"], tuple[Any, ...]]
-
-
-def fast_decider(agent: Any) -> Decide | None:
-    """The agent's ``_decide`` (checked actions straight from the live state), if it may be used.
-
-    Only for a trusted agent whose ``act`` comes from the same class as its
-    ``_decide`` (a subclass that overrides ``act`` is asked through ``act``).
-    """
-    if getattr(agent, "trusted", False) is not True:
-        return None
-    for klass in type(agent).__mro__:
-        if "act" in vars(klass):
-            decide: Decide | None = getattr(agent, "_decide", None) if "_decide" in vars(klass) else None
-            return decide
-    return None
-
-
-def run_game(
-    game: Game,
-    agents: Sequence[Any],
-    seed: int,
-    rngs: Sequence[random.Random],
-    *,
-    keep_actions: bool,
-    snapshot: Callable[[GameState], dict[str, Any]] | None = None,
-) -> tuple[GameState, list[Any], list[dict[str, Any]]]:
-    """Play one game in place: the final state, the decisions (if kept) and the per-turn snapshots."""
-    from riskmath.game.state import GameState, Phase
-    from riskmath.game.transitions import apply_action, end_blitz, occupy
-
-    agents = copy.deepcopy(list(agents))  # fresh agents: no game depends on the games played before it here
-    state = GameState.initial(game, seed=seed, auto_chance=True)
-    deciders = [fast_decider(agent) for agent in agents]
-    trusted = [getattr(agent, "trusted", False) is True for agent in agents]
-    # A fast agent that always moves every army it can into a capture says so; the loop then occupies for it.
-    moves_all = [
-        decide is not None and getattr(agent, "_occupies_all", False)
-        for decide, agent in zip(deciders, agents, strict=True)
-    ]
-    cap = game.cap
-    actions: list[Any] = []
-    snapshots: list[dict[str, Any]] = []
-    turn = 0
-    game_over, occupying = Phase.GAME_OVER, Phase.OCCUPY
-    decisions = (Phase.ATTACK, Phase.OCCUPY, Phase.REINFORCE, Phase.FORTIFY, Phase.TRADE_DOWN, Phase.DEFEND)
-    while state._phase is not game_over:
-        if snapshot is not None and state._turn != turn:
-            turn = state._turn
-            snapshots.append(snapshot(state))
-        player = state._player
-        decide = deciders[player]
-        if decide is not None:
-            checked = decide(state, rngs[player])
-            if keep_actions:
-                actions.append(checked)
-        else:
-            agent = agents[player]
-            if trusted[player]:
-                action = agent.act(state, rngs[player])
-                checked = state._normalise(action)
-            else:
-                action = agent.act(state._copy(), rngs[player])
-                try:
-                    checked = state._check(action)
-                except IllegalActionError as error:
-                    raise IllegalActionError(f"agent {agent.name!r} in seat {player}: {error}") from None
-            if keep_actions:
-                actions.append(action)
-        if checked[0] == "blitz":
-            # What apply_action, sample_chance and _apply_outcome do for a blitz (the commonest action), inlined:
-            # the generator's next number, the battle drawn from it, the generator one step on, the outcome.
-            _, source, target, stop_at = checked
-            rng = state._rng
-            z = (rng + _GOLDEN) & MASK
-            state._rng = z
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-            x = ((z ^ (z >> 31)) >> 11) * _UNIT  # splitmix64(rng)[1]
-            armies = state._armies
-            outcome = _battle(game, armies[source] - 1, armies[target], stop_at, x, rng)
-            end_blitz(state, source, target, player, outcome.attackers_left, outcome.defenders_left)
-            if state._phase is occupying and moves_all[player]:  # the agent's decision, known in advance
-                room = cap - armies[target]
-                moved = min(armies[source] - 1, room if room > 0 else 0)
-                if keep_actions:
-                    actions.append(("occupy", moved))
-                occupy(state, moved)
-        else:
-            apply_action(state, checked)
-            if state._phase not in decisions:
-                state._resolve_chance()
-    if keep_actions:
-        actions = [action_of(game, a) if isinstance(a, tuple) else a for a in actions]
-    return state, actions, snapshots

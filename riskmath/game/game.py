@@ -1,35 +1,60 @@
-"""A game of RISK: players, rules and board, and the chance tables they imply.
+"""A game of RISK and its states: :class:`Game` (what does not change) and :class:`GameState` (one position).
 
 :class:`Game` is the immutable description of a game (how many players, which
 rules, which board, whether defenders choose their dice).  It makes initial
 states (:meth:`Game.new_initial_state`) and holds what every state of the game
 shares: the board's adjacency as id tuples, the card deck, and cached chance
 tables for rolls and blitz battles.
+
+:class:`GameState` is the immutable public face of a position: it holds the
+game, a :class:`~riskmath.game.position.Position` and the auto-chance flag,
+and follows the protocol that search and learning code expects (OpenSpiel's):
+``current_player``, ``legal_actions()``, ``apply(action)`` returning a **new**
+state, ``is_chance_node()`` with ``chance_outcomes()``, ``is_terminal()`` and
+``returns()``.  Dice rolls, whole blitz battles, card draws and deals are
+chance nodes whose outcomes are listed with their exact probabilities;
+:meth:`GameState.sample_chance` (or ``auto_chance=True``) draws them from the
+state's seeded generator.  The phases are described in
+:mod:`riskmath.game.phase`.
+
+The two classes share this module because each builds the other
+(``Game.new_initial_state`` a state, ``GameState.from_json`` a game); the
+engine below them is functions of ``(game, position)``:
+:mod:`~riskmath.game.codec` (actions to the engine's form and back),
+:mod:`~riskmath.game.legality`, :mod:`~riskmath.game.transitions`,
+:mod:`~riskmath.game.chance` and :mod:`~riskmath.game.serialise`.
+:mod:`riskmath.game.state` is the documented import path of
+:class:`GameState`.
 """
 
 from __future__ import annotations
 
 import functools
+import secrets
 from bisect import bisect_right
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import numpy as np
+
+import riskmath.game.serialise as serialise
 from riskmath._validation import check_int
-from riskmath.errors import InvalidArgumentError, RulesError
+from riskmath.errors import IllegalActionError, InvalidArgumentError, RiskmathError, RulesError, StateError
 from riskmath.game.actions import BattleOutcome, RollOutcome
 from riskmath.game.board import Board
-from riskmath.game.cards import CARD_SYMBOLS, Card, Symbol
+from riskmath.game.cards import CARD_SYMBOLS, WILD, Card, Symbol, full_deck
+from riskmath.game.chance import MASK, chance_outcomes, is_chance, sample_outcome
+from riskmath.game.codec import to_engine
+from riskmath.game.legality import LegalActions, check_action, is_legal
+from riskmath.game.missions import completed
+from riskmath.game.phase import CHANCE, TERMINAL, Phase
+from riskmath.game.position import PendingBattle, Position, income
 from riskmath.game.rules import Rules
+from riskmath.game.transitions import apply_action, apply_outcome, resolve_chance
 from riskmath.odds._sweeps import forward_float, kernel
 
-if TYPE_CHECKING:
-    from riskmath.game.state import GameState
-
-__all__ = ["NEUTRAL_NAMES", "WILD", "Game"]
-
-#: Name of a wild card in hands, decks and trades.
-WILD = "wild"
+__all__ = ["NEUTRAL_NAMES", "WILD", "Game", "GameState"]
 
 #: Labels of the neutral owners (the two-player variants).
 NEUTRAL_NAMES = ("neutral", "neutral 2", "neutral 3", "neutral 4")
@@ -130,10 +155,13 @@ class Game:
         else:  # a custom board: symbols in turn, infantry, cavalry, artillery, in territory order
             cycle = (Symbol.INFANTRY, Symbol.CAVALRY, Symbol.ARTILLERY)
             symbols = {t: cycle[i % 3] for i, t in enumerate(board.territories)}
-        self.cards: dict[str, Card] = {t: Card(t, symbols[t]) for t in board.territories}
+        deck = full_deck(board.territories, symbols, rules.wild_cards)
+        #: The card of each name in hands and decks: a territory's name, or ``"wild"``.
+        self.cards: dict[str, Card] = {card.territory: card for card in deck if card.territory is not None}
         self.cards[WILD] = Card(None, Symbol.WILD)
         self.territory_cards: tuple[str, ...] = tuple(board.territories)
-        self.full_deck: tuple[str, ...] = self.territory_cards + (WILD,) * rules.wild_cards
+        #: The whole deck by card name (the engine's decks and hands hold names).
+        self.full_deck: tuple[str, ...] = tuple(WILD if card.territory is None else card.territory for card in deck)
         self.neighbors: tuple[tuple[int, ...], ...] = tuple(board.neighbor_ids(i) for i in range(n))
         self.continents: tuple[tuple[int, frozenset[int]], ...] = board.continent_ids
         self.index: dict[str, int] = {name: i for i, name in enumerate(board.territories)}
@@ -172,8 +200,6 @@ class Game:
             Resolve every chance node at once by sampling from the seeded
             generator, so that the state only ever waits for decisions.
         """
-        from riskmath.game.state import GameState
-
         if seed is not None:
             seed = check_int("seed", seed, minimum=-(1 << 63))
         if not isinstance(auto_chance, bool):
@@ -260,3 +286,363 @@ class Game:
             defender_decides=data["defender_decides"],
             max_turns=data["max_turns"],
         )
+
+
+class GameState:
+    """One position of a game, immutable; see the module docstring.  Build with :meth:`Game.new_initial_state`.
+
+    A thin face over a :class:`~riskmath.game.position.Position`: every
+    change (``apply``, ``reseeded``) copies the position and returns a new
+    state.  An illegal action raises :class:`riskmath.IllegalActionError`
+    naming the action, phase, player and reason, and leaves the state alone.
+
+    Parameters
+    ----------
+    game : Game
+    position : Position
+        Taken as it is, not copied or checked (:meth:`problems` lists what is
+        inconsistent); the state must be its only holder.
+    auto_chance : bool, default False
+        Whether ``apply`` resolves the chance nodes that follow an action.
+
+    Attributes
+    ----------
+    game : Game
+    position : Position
+        The live record, for engine-level code (the built-in agents, the play
+        loop of ``riskmath.sim``): read-only by contract.  Other code uses
+        the methods and the read-only views (:attr:`owners`,
+        :attr:`army_counts`, :attr:`pending`, :meth:`cards` ...).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> state = rm.Game(3).new_initial_state(seed=0)
+    >>> state, state.is_chance_node(), state.chance_outcomes()[0]
+    (<GameState turn 0, SETUP_ORDER, chance to move>, True, (FirstPlayer(player=0), Fraction(1, 3)))
+    >>> state.apply(rm.FirstPlayer(0))    # a new state; ``state`` is unchanged
+    <GameState turn 0, SETUP_CLAIM, player 0 to move>
+    """
+
+    __slots__ = ("_auto", "game", "position")
+
+    game: Game
+    position: Position
+    _auto: bool
+
+    def __init__(self, game: Game, position: Position, *, auto_chance: bool = False) -> None:
+        self.game = game
+        self.position = position
+        self._auto = auto_chance
+
+    # -- construction ---------------------------------------------------------------
+    @classmethod
+    def initial(cls, game: Game, *, seed: int | None = None, auto_chance: bool = False) -> GameState:
+        """The state before the set-up (what :meth:`Game.new_initial_state` returns, without its checks)."""
+        start = game.rules.starting_armies_for(game.players)
+        neutral_start = {"neutral_1993": 40, "neutral_article": 28, "neutrals_2003": 24}.get(game.two_player, 0)
+        pos = Position.initial(
+            len(game.board),
+            game.players,
+            deck=list(game.territory_cards),  # wild cards join after the set-up
+            setup_left=[start] * game.players + [neutral_start] * game.neutrals,
+            rng=(secrets.randbits(64) if seed is None else int(seed)) & MASK,
+        )
+        if auto_chance:
+            resolve_chance(game, pos)
+        return cls(game, pos, auto_chance=auto_chance)
+
+    @property
+    def auto_chance(self) -> bool:
+        """Whether :meth:`apply` resolves the chance nodes that follow an action."""
+        return self._auto
+
+    # -- the protocol ---------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """The current :class:`Phase`."""
+        return self.position.phase
+
+    @property
+    def current_player(self) -> int:
+        """The player to decide: :data:`~riskmath.game.state.CHANCE` at a chance node,
+        :data:`~riskmath.game.state.TERMINAL` at the end."""
+        pos = self.position
+        if pos.phase is Phase.GAME_OVER:
+            return TERMINAL
+        if is_chance(self.game, pos):
+            return CHANCE
+        return pos.player
+
+    @property
+    def turn(self) -> int:
+        """Player-turns begun so far (0 during the set-up)."""
+        return self.position.turn
+
+    @property
+    def turn_player(self) -> int:
+        """Whose turn it is (the attacker during a defender's decision)."""
+        pos = self.position
+        return pos.pending.attacker if pos.pending is not None and pos.phase is Phase.DEFEND else pos.player
+
+    def is_chance_node(self) -> bool:
+        return self.current_player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.position.phase is Phase.GAME_OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The winning player, or None (game running, or a draw)."""
+        return self.position.winner
+
+    @property
+    def draw(self) -> bool:
+        """Whether the game ended by the turn cap without a winner."""
+        return self.position.phase is Phase.GAME_OVER and self.position.winner is None
+
+    def returns(self) -> list[float]:
+        """1 for the winner and 0 for everyone else; all 0 while running or after a draw."""
+        winner = self.position.winner
+        return [1.0 if p == winner else 0.0 for p in range(self.game.players)]
+
+    def legal_actions(self) -> LegalActions:
+        """The actions the current player may take (empty at chance and terminal nodes)."""
+        return LegalActions(self.game, self.position)
+
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` may be applied now (decision nodes only)."""
+        return is_legal(self.game, self.position, action)
+
+    def apply(self, action: Any, *, check: bool = True) -> GameState:
+        """The state after ``action`` (or, at a chance node, after the outcome).
+
+        Parameters
+        ----------
+        action : action or outcome
+            A decision from ``legal_actions()``, or at a chance node one of the
+            outcomes of ``chance_outcomes()``.
+        check : bool, default True
+            Validate first.  ``check=False`` is the fast path for actions
+            taken from ``legal_actions()`` or ``chance_outcomes()``; an
+            illegal action then corrupts the new state.
+
+        Raises
+        ------
+        IllegalActionError
+            If the action is malformed or not allowed; ``self`` is unchanged.
+        """
+        game, pos = self.game, self.position
+        if is_chance(game, pos):
+            if check and all(action != possible for possible, _ in chance_outcomes(game, pos)):
+                raise self._illegal(action, "not a possible outcome of this chance node")
+            new = pos.copy()
+            apply_outcome(game, new, action)
+        else:
+            if check:
+                checked = check_action(game, pos, action)
+            else:
+                try:
+                    checked = to_engine(game, action)
+                except TypeError:
+                    raise self._illegal(action, "not an action") from None
+            new = pos.copy()
+            apply_action(game, new, checked)
+        if self._auto:
+            resolve_chance(game, new)
+        return GameState(game, new, auto_chance=self._auto)
+
+    def chance_outcomes(self) -> list[tuple[Any, Fraction | float]]:
+        """``[(outcome, probability), ...]`` at a chance node (Fractions; floats for blitzes)."""
+        return chance_outcomes(self.game, self.position)
+
+    def sample_chance(self) -> Any:
+        """The outcome of this chance node drawn from the state's generator.
+
+        The generator is part of the state and this method does not change
+        it: the same state always samples the same outcome.  Applying any
+        outcome of a chance node advances the generator one step, so a game
+        replayed from its recorded outcomes ends in the same state.
+
+        Outcomes have exactly the distribution that ``chance_outcomes()``
+        lists.  A blitz of up to 64 attacking and 16 defending armies is one
+        draw from the battle's cached table; one with more attackers is drawn
+        in pieces from the table of 64 attackers, and one with more defenders
+        is rolled out (16 rolls at a time where it can) with a stream of
+        numbers derived from the generator: the same distribution, without
+        building the table of a battle of hundreds or thousands of armies.
+        """
+        return sample_outcome(self.game, self.position)
+
+    def reseeded(self, seed: int) -> GameState:
+        """A copy of this state whose chance generator starts from ``seed``.
+
+        The generator is part of the state, so a copy sampled as it is would
+        know the dice the real game is going to roll.  Search agents explore
+        from reseeded copies (seeded from their own generator) so that they
+        only see what their player may see.
+        """
+        new = self.position.copy()
+        new.rng = int(seed) & MASK
+        return GameState(self.game, new, auto_chance=self._auto)
+
+    # -- queries ----------------------------------------------------------------------
+    def owner(self, territory: str | int) -> int:
+        """Owner id of a territory (-1 before it is claimed; neutrals are >= players)."""
+        return self.position.owner[self.game.board.index(territory)]
+
+    def armies(self, territory: str | int) -> int:
+        """Armies on a territory."""
+        return self.position.armies[self.game.board.index(territory)]
+
+    @property
+    def owners(self) -> np.ndarray:
+        """Owner id of every territory, indexed like ``game.board.territories`` (a new read-only array).
+
+        Examples
+        --------
+        >>> import riskmath as rm
+        >>> state = rm.Game(3).new_initial_state(seed=0, auto_chance=True)
+        >>> state.owners[:4], state.owners.flags.writeable
+        (array([-1, -1, -1, -1]), False)
+        """
+        return _read_only(self.position.owner)
+
+    @property
+    def army_counts(self) -> np.ndarray:
+        """Armies on every territory, indexed like ``game.board.territories`` (a new read-only array)."""
+        return _read_only(self.position.armies)
+
+    @property
+    def pending(self) -> PendingBattle | None:
+        """The battle declared and not yet resolved (``DEFEND``, ``ROLL``, ``BLITZ``), territories as ids; or None."""
+        return self.position.pending
+
+    def cards(self, player: int) -> tuple[str, ...]:
+        """The cards in a player's hand (territory names, or ``"wild"``)."""
+        return tuple(self.position.hands[player])
+
+    def territories_of(self, owner: int) -> tuple[str, ...]:
+        """Names of the territories an owner holds."""
+        names = self.game.board.territories
+        return tuple(names[t] for t, o in enumerate(self.position.owner) if o == owner)
+
+    def reinforcements(self, player: int) -> int:
+        """Armies ``player`` would receive for territories and continents now (before cards)."""
+        return income(self.game, self.position, player)
+
+    @property
+    def pool(self) -> int:
+        """Armies the current player still has to place."""
+        return self.position.pool
+
+    @property
+    def sets_traded(self) -> int:
+        """Sets traded so far in the game (by anyone)."""
+        return self.position.sets_traded
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.position.deck)
+
+    def mission(self, player: int) -> str | None:
+        """A player's secret mission (Secret Mission RISK), or None."""
+        missions = self.position.missions
+        return missions[player] if player < len(missions) else None
+
+    def capital(self, player: int) -> str | None:
+        """A player's headquarters (Capital RISK), or None."""
+        pos, players = self.position, self.game.players
+        chosen = len(pos.capitals)
+        # While the players choose (from the first player round the table) the list is in the order of choice;
+        # once complete it is indexed by player.
+        k = player if chosen == players else (player - pos.first) % players
+        if k < chosen:
+            return self.game.board.territories[pos.capitals[k]]
+        return None
+
+    def alive(self, player: int) -> bool:
+        return self.position.alive[player]
+
+    @property
+    def capture(self) -> tuple[str, str, int] | None:
+        """While armies move into a capture (``OCCUPY``): source, target and the least armies to move; else None."""
+        pos = self.position
+        if pos.occupy is None or pos.phase is not Phase.OCCUPY:
+            return None
+        source, target, least = pos.occupy
+        names = self.game.board.territories
+        return names[source], names[target], least
+
+    def mission_complete(self, player: int) -> bool:
+        """Whether ``player`` has completed its secret mission now."""
+        return completed(self.game, self.position, player)
+
+    def _repr_html_(self) -> str | None:
+        """Rich display in notebooks (renderers in :mod:`riskmath.plots.notebook`)."""
+        from riskmath._html import render
+
+        return render(self)
+
+    def __repr__(self) -> str:
+        pos = self.position
+        if pos.phase is Phase.GAME_OVER:
+            result = "a draw" if pos.winner is None else f"won by {self.game.owner_name(pos.winner)}"
+            return f"<GameState turn {pos.turn}, GAME_OVER, {result}>"
+        who = "chance" if self.is_chance_node() else self.game.owner_name(pos.player)
+        return f"<GameState turn {pos.turn}, {pos.phase.name}, {who} to move>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return (
+            self.game is other.game or self.game.to_dict() == other.game.to_dict()
+        ) and self.position == other.position
+
+    def __hash__(self) -> int:
+        pos = self.position
+        return hash((pos.phase, pos.turn, tuple(pos.owner), tuple(pos.armies)))
+
+    def _illegal(self, action: object, reason: str) -> IllegalActionError:
+        pos = self.position
+        who = self.game.owner_name(pos.player) if pos.player >= 0 else "nobody"
+        return IllegalActionError(f"{action!r} is illegal in {pos.phase.name} for {who}: {reason}")
+
+    # -- serialisation ----------------------------------------------------------------
+    def to_json(self) -> str:
+        """The state (and its game) as JSON; :meth:`from_json` reads it back."""
+        return serialise.to_json(self.game, self.position, self._auto)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        """Rebuild a state from :meth:`to_json`, checking it for consistency.
+
+        Raises
+        ------
+        StateError
+            If the JSON is malformed or describes an impossible state.
+        """
+        data = serialise.parse(text)
+        try:
+            game = Game.from_dict(data["game"])
+        except (RiskmathError, KeyError, TypeError) as error:
+            raise StateError(f"bad game description: {error}") from None
+        position = serialise.position_from_data(game, data)
+        return cls(game, position, auto_chance=bool(data["auto_chance"]))
+
+    def problems(self) -> list[str]:
+        """What is inconsistent in this state (an empty list for a sound one).
+
+        Checks that every territory has an owner and at least one army (after
+        the set-up), that the cards in the deck, the discard pile and the
+        hands make up the whole deck, and that players marked alive hold
+        territory.  States built by ``apply`` are always sound; this is for
+        states loaded or edited by hand.
+        """
+        return serialise.problems(self.game, self.position)
+
+
+def _read_only(values: list[int]) -> np.ndarray:
+    array = np.array(values, dtype=np.int64)
+    array.flags.writeable = False
+    return array

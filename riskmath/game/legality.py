@@ -1,19 +1,20 @@
-"""Which actions are legal in a state, and why not (private).
+"""Which actions are legal in a position, and why not (private).
 
-:func:`check_action` validates one action and returns its normalised form
-(territory ids); every refusal raises :class:`riskmath.IllegalActionError`
-with the reason.  :func:`enumerate_actions` lists the legal actions.  Both
-follow the same rules, and the tests check that they agree.
+:func:`check_action` validates one action against a game and a position and
+returns its checked form (:mod:`~riskmath.game.codec`); every refusal raises
+:class:`riskmath.IllegalActionError` with the reason.
+:func:`enumerate_actions` lists the legal actions.  Both follow the same
+rules, and the tests check that they agree.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from riskmath.errors import IllegalActionError
 from riskmath.game.actions import (
     Attack,
     Blitz,
@@ -26,10 +27,14 @@ from riskmath.game.actions import (
     PlaceArmies,
     TradeCards,
 )
-from riskmath.game.cards import is_set
+from riskmath.game.cards import WILD, is_set
+from riskmath.game.chance import is_chance
+from riskmath.game.codec import Checked, kind_of
+from riskmath.game.phase import Phase
+from riskmath.game.position import Position, most_to_move, room
 
 if TYPE_CHECKING:
-    from riskmath.game.state import GameState
+    from riskmath.game.game import Game
 
 
 class LegalActions(Sequence[Any]):
@@ -51,20 +56,22 @@ class LegalActions(Sequence[Any]):
     (42, PlaceArmies(territory='Alaska', armies=1), True)
     """
 
-    __slots__ = ("_ends", "_runs", "_state")
+    __slots__ = ("_ends", "_game", "_pos", "_runs")
 
-    _state: GameState
+    _game: Game
+    _pos: Position
     _runs: list[tuple[int, Callable[[int], Any]]] | None
     _ends: list[int]
 
-    def __init__(self, state: GameState) -> None:
-        self._state = state
+    def __init__(self, game: Game, pos: Position) -> None:
+        self._game = game
+        self._pos = pos
         self._runs = None
         self._ends = []
 
     def _segments(self) -> list[tuple[int, Callable[[int], Any]]]:
         if self._runs is None:
-            self._runs = self._state._enumerate()
+            self._runs = enumerate_actions(self._game, self._pos)
             total = 0
             for count, _ in self._runs:
                 total += count
@@ -72,7 +79,7 @@ class LegalActions(Sequence[Any]):
         return self._runs
 
     def __contains__(self, action: object) -> bool:
-        return self._state.is_legal(action)
+        return is_legal(self._game, self._pos, action)
 
     def __len__(self) -> int:
         self._segments()
@@ -100,7 +107,7 @@ class LegalActions(Sequence[Any]):
         return len(self) > 0
 
     def __repr__(self) -> str:
-        return f"<LegalActions: {len(self)} in {self._state.phase.name}>"
+        return f"<LegalActions: {len(self)} in {self._pos.phase.name}>"
 
 
 _EXPECTED = {
@@ -115,174 +122,221 @@ _EXPECTED = {
     "TRADE_DOWN": "TradeCards or PlaceArmies",
     "FORTIFY": "Fortify or EndPhase",
 }
-_ALLOWED: dict[str, tuple[type, ...]] = {
-    "SETUP_CLAIM": (PlaceArmies,),
-    "SETUP_PLACE": (PlaceArmies,),
-    "SETUP_CAPITAL": (ChooseCapital,),
-    "SETUP_PILE": (ChoosePile,),
-    "REINFORCE": (TradeCards, PlaceArmies, EndPhase),
-    "ATTACK": (Attack, Blitz, EndPhase),
-    "DEFEND": (Defend,),
-    "OCCUPY": (Occupy,),
-    "TRADE_DOWN": (TradeCards, PlaceArmies),
-    "FORTIFY": (Fortify, EndPhase),
+# The kinds of action (codec.KIND) each decision phase accepts.
+_ALLOWED: dict[str, tuple[str, ...]] = {
+    "SETUP_CLAIM": ("place",),
+    "SETUP_PLACE": ("place",),
+    "SETUP_CAPITAL": ("capital",),
+    "SETUP_PILE": ("pile",),
+    "REINFORCE": ("trade", "place", "end"),
+    "ATTACK": ("attack", "blitz", "end"),
+    "DEFEND": ("defend",),
+    "OCCUPY": ("occupy",),
+    "TRADE_DOWN": ("trade", "place"),
+    "FORTIFY": ("fortify", "end"),
 }
 
 
-def check_action(s: GameState, action: Any) -> tuple[Any, ...]:
-    """Validate ``action`` in decision state ``s``; return the normalised action."""
-    phase = s._phase.name
-    allowed = _ALLOWED.get(phase, ())
-    if not isinstance(action, allowed):
+def _illegal(game: Game, pos: Position, action: object, reason: str) -> IllegalActionError:
+    """The error for an action refused in ``pos``, naming the action, phase, player and reason."""
+    who = game.owner_name(pos.player) if pos.player >= 0 else "nobody"
+    return IllegalActionError(f"{action!r} is illegal in {pos.phase.name} for {who}: {reason}")
+
+
+def _territory(game: Game, pos: Position, action: object, territory: object) -> int:
+    try:
+        return game.board.index(territory)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise _illegal(game, pos, action, str(error)) from None
+
+
+def _count(game: Game, pos: Position, action: object, name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _illegal(game, pos, action, f"{name} must be an integer, got {value!r}")
+    if not low <= value <= high:
+        raise _illegal(game, pos, action, f"{name} must be in {low}..{high}, got {value}")
+    return value
+
+
+def is_legal(game: Game, pos: Position, action: object) -> bool:
+    """Whether ``action`` may be taken in ``pos`` (false at chance and terminal nodes)."""
+    if pos.phase is Phase.GAME_OVER or is_chance(game, pos):
+        return False
+    try:
+        check_action(game, pos, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def check_action(game: Game, pos: Position, action: Any) -> Checked:
+    """Validate ``action`` in decision node ``pos``; return its checked form (:mod:`~riskmath.game.codec`).
+
+    Raises
+    ------
+    IllegalActionError
+        If ``action`` is not an action, not one this phase takes, or not allowed here; names the reason.
+    """
+    phase = pos.phase.name
+    kind = kind_of(action)
+    if kind is None or kind not in _ALLOWED.get(phase, ()):
         expected = _EXPECTED.get(phase, "no action (this is not a decision node)")
-        raise s._illegal(action, f"expected {expected}")
-    if isinstance(action, PlaceArmies):
-        return _check_place(s, action)
-    if isinstance(action, TradeCards):
-        return ("trade", _check_trade(s, action))
-    if isinstance(action, (Attack, Blitz)):
-        return _check_attack(s, action)
-    if isinstance(action, Defend):
-        assert s._pending is not None
-        most = min(s.game.rules.combat.defender_max_dice, s._armies[s._pending[2]])
-        return ("defend", s._count(action, "dice", action.dice, 1, most))
-    if isinstance(action, Occupy):
-        assert s._occupy is not None
-        source, target, least = s._occupy
-        most = min(s._armies[source] - 1, s._room(target))
-        return ("occupy", s._count(action, "armies", action.armies, min(least, most), most))
-    if isinstance(action, Fortify):
-        return _check_fortify(s, action)
-    if phase == "REINFORCE":  # EndPhase: only when a turn starts with nothing to place (no minimum, Risiko)
-        if s._pool > 0:
-            raise s._illegal(action, f"{s._pool} armies are still to be placed")
-        hand = len(s._hands[s._player])
-        rules = s.game.rules
-        if rules.forced_trade_at is not None and hand >= rules.forced_trade_at:
-            raise s._illegal(action, f"holding {hand} cards, a set must be traded first")
-    if isinstance(action, ChoosePile):
-        left = sorted(set(s._piles) - {-1})
-        if isinstance(action.pile, bool) or action.pile not in left:
-            raise s._illegal(action, f"pile must be one of the piles left, {left}; got {action.pile!r}")
-        return ("pile", action.pile)
-    if isinstance(action, ChooseCapital):
-        t = s._territory(action, action.territory)
-        if s._owner[t] != s._player:
-            raise s._illegal(action, f"{s.game.board.territories[t]} is not yours")
-        return ("capital", t)
+        raise _illegal(game, pos, action, f"expected {expected}")
+    return _CHECKS[kind](game, pos, action)
+
+
+def _check_defend(game: Game, pos: Position, action: Defend) -> Checked:
+    assert pos.pending is not None
+    most = min(game.rules.combat.defender_max_dice, pos.armies[pos.pending.target])
+    return ("defend", _count(game, pos, action, "dice", action.dice, 1, most))
+
+
+def _check_occupy(game: Game, pos: Position, action: Occupy) -> Checked:
+    assert pos.occupy is not None
+    source, target, least = pos.occupy
+    most = most_to_move(game, pos, source, target)
+    return ("occupy", _count(game, pos, action, "armies", action.armies, min(least, most), most))
+
+
+def _check_end(game: Game, pos: Position, action: EndPhase) -> Checked:
+    if pos.phase.name == "REINFORCE":  # only when a turn starts with nothing to place (no minimum, Risiko)
+        if pos.pool > 0:
+            raise _illegal(game, pos, action, f"{pos.pool} armies are still to be placed")
+        hand = len(pos.hands[pos.player])
+        if game.rules.trade_forced(hand):
+            raise _illegal(game, pos, action, f"holding {hand} cards, a set must be traded first")
     return ("end",)
 
 
-def _check_place(s: GameState, action: PlaceArmies) -> tuple[Any, ...]:
-    t = s._territory(action, action.territory)
-    name = s.game.board.territories[t]
-    phase = s._phase.name
+def _check_pile(game: Game, pos: Position, action: ChoosePile) -> Checked:
+    left = sorted(set(pos.piles) - {-1})
+    if isinstance(action.pile, bool) or action.pile not in left:
+        raise _illegal(game, pos, action, f"pile must be one of the piles left, {left}; got {action.pile!r}")
+    return ("pile", action.pile)
+
+
+def _check_capital(game: Game, pos: Position, action: ChooseCapital) -> Checked:
+    t = _territory(game, pos, action, action.territory)
+    if pos.owner[t] != pos.player:
+        raise _illegal(game, pos, action, f"{game.board.territories[t]} is not yours")
+    return ("capital", t)
+
+
+def _check_place(game: Game, pos: Position, action: PlaceArmies) -> tuple[Any, ...]:
+    t = _territory(game, pos, action, action.territory)
+    name = game.board.territories[t]
+    phase = pos.phase.name
     if phase == "SETUP_CLAIM":
-        if s._owner[t] >= 0:
-            raise s._illegal(action, f"{name} is already claimed")
-        s._count(action, "armies", action.armies, 1, 1)
+        if pos.owner[t] >= 0:
+            raise _illegal(game, pos, action, f"{name} is already claimed")
+        _count(game, pos, action, "armies", action.armies, 1, 1)
         return ("place", t, 1)
     if phase == "SETUP_PLACE":
-        owner, due = s._queue[0]
-        if s._owner[t] != owner:
-            raise s._illegal(action, f"{name} is not held by {s.game.owner_name(owner)}, who places now")
-        k = s._count(action, "armies", action.armies, 1, due)
-        if k > s._room(t, setup=True):
-            raise s._illegal(action, f"{name} has room for only {s._room(t, setup=True)} more armies")
+        owner, due = pos.queue[0]
+        if pos.owner[t] != owner:
+            raise _illegal(game, pos, action, f"{name} is not held by {game.owner_name(owner)}, who places now")
+        k = _count(game, pos, action, "armies", action.armies, 1, due)
+        if k > room(game, pos, t, setup=True):
+            raise _illegal(game, pos, action, f"{name} has room for only {room(game, pos, t, setup=True)} more armies")
         return ("place", t, k)
-    rules = s.game.rules
-    if phase == "REINFORCE" and rules.forced_trade_at is not None and len(s._hands[s._player]) >= rules.forced_trade_at:
-        raise s._illegal(action, f"holding {len(s._hands[s._player])} cards, a set must be traded first")
-    if s._pool == 0:
-        raise s._illegal(action, "no armies left to place")
-    if s._owner[t] != s._player:
-        raise s._illegal(action, f"{name} is not yours")
-    k = s._count(action, "armies", action.armies, 1, s._pool)
-    if k > s._room(t):
-        raise s._illegal(action, f"{name} has room for only {s._room(t)} more armies")
+    if phase == "REINFORCE" and game.rules.trade_forced(len(pos.hands[pos.player])):
+        raise _illegal(game, pos, action, f"holding {len(pos.hands[pos.player])} cards, a set must be traded first")
+    if pos.pool == 0:
+        raise _illegal(game, pos, action, "no armies left to place")
+    if pos.owner[t] != pos.player:
+        raise _illegal(game, pos, action, f"{name} is not yours")
+    k = _count(game, pos, action, "armies", action.armies, 1, pos.pool)
+    if k > room(game, pos, t):
+        raise _illegal(game, pos, action, f"{name} has room for only {room(game, pos, t)} more armies")
     return ("place", t, k)
 
 
-def _check_trade(s: GameState, action: TradeCards) -> tuple[str, ...]:
+def _check_trade(game: Game, pos: Position, action: TradeCards) -> Checked:
     cards = action.cards
     if not isinstance(cards, tuple) or len(cards) != 3 or not all(isinstance(c, str) for c in cards):
-        raise s._illegal(action, "a trade names exactly three cards (territory names or 'wild')")
-    game = s.game
-    names = tuple(c if c == "wild" else game.board.territories[s._territory(action, c)] for c in cards)
-    hand = list(s._hands[s._player])
+        raise _illegal(game, pos, action, "a trade names exactly three cards (territory names or 'wild')")
+    names = tuple(c if c == WILD else game.board.territories[_territory(game, pos, action, c)] for c in cards)
+    hand = list(pos.hands[pos.player])
     for card in names:
         if card not in hand:
-            raise s._illegal(action, f"card {card!r} is not in the hand {sorted(s._hands[s._player])}")
+            raise _illegal(game, pos, action, f"card {card!r} is not in the hand {sorted(pos.hands[pos.player])}")
         hand.remove(card)
     if not is_set([game.cards[c] for c in names]):
-        raise s._illegal(action, "the cards do not form a set (three alike, one of each, or two and a wild)")
-    if s._phase.name == "TRADE_DOWN" and len(s._hands[s._player]) <= game.rules.elimination_trade_to:
-        raise s._illegal(action, f"the hand is down to {len(s._hands[s._player])} cards: trading must stop")
-    return names
+        raise _illegal(game, pos, action, "the cards do not form a set (three alike, one of each, or two and a wild)")
+    if pos.phase.name == "TRADE_DOWN" and len(pos.hands[pos.player]) <= game.rules.elimination_trade_to:
+        raise _illegal(game, pos, action, f"the hand is down to {len(pos.hands[pos.player])} cards: trading must stop")
+    return ("trade", names)
 
 
-def _check_attack(s: GameState, action: Attack | Blitz) -> tuple[Any, ...]:
-    source = s._territory(action, action.source)
-    target = s._territory(action, action.target)
-    names = s.game.board.territories
-    if s._owner[source] != s._player:
-        raise s._illegal(action, f"{names[source]} is not yours")
-    if s._owner[target] == s._player:
-        raise s._illegal(action, f"{names[target]} is yours")
-    if target not in s.game.neighbors[source]:
-        raise s._illegal(action, f"{names[source]} does not border {names[target]}")
-    able = s._armies[source] - 1
+def _check_attack(game: Game, pos: Position, action: Attack | Blitz) -> tuple[Any, ...]:
+    source = _territory(game, pos, action, action.source)
+    target = _territory(game, pos, action, action.target)
+    names = game.board.territories
+    if pos.owner[source] != pos.player:
+        raise _illegal(game, pos, action, f"{names[source]} is not yours")
+    if pos.owner[target] == pos.player:
+        raise _illegal(game, pos, action, f"{names[target]} is yours")
+    if target not in game.neighbors[source]:
+        raise _illegal(game, pos, action, f"{names[source]} does not border {names[target]}")
+    able = pos.armies[source] - 1
     if able < 1:
-        raise s._illegal(action, f"{names[source]} has {s._armies[source]} army: attacking needs 2")
+        raise _illegal(game, pos, action, f"{names[source]} has {pos.armies[source]} army: attacking needs 2")
     if isinstance(action, Attack):
-        most = min(s.game.rules.combat.attacker_max_dice, able)
-        return ("attack", source, target, s._count(action, "dice", action.dice, 1, most))
-    return ("blitz", source, target, s._count(action, "stop_at", action.stop_at, 0, able - 1))
+        most = min(game.rules.combat.attacker_max_dice, able)
+        return ("attack", source, target, _count(game, pos, action, "dice", action.dice, 1, most))
+    return ("blitz", source, target, _count(game, pos, action, "stop_at", action.stop_at, 0, able - 1))
 
 
-def _reachable(s: GameState, source: int) -> set[int]:
-    """Own territories joined to ``source`` by a chain of own territories."""
-    owner = s._owner
-    player = s._player
-    seen = {source}
-    todo = deque([source])
-    while todo:
-        for u in s.game.neighbors[todo.popleft()]:
-            if u not in seen and owner[u] == player:
-                seen.add(u)
-                todo.append(u)
-    return seen
+def _own(pos: Position) -> set[int]:
+    """The territories of the player to move."""
+    player = pos.player
+    return {t for t, o in enumerate(pos.owner) if o == player}
 
 
-def _check_fortify(s: GameState, action: Fortify) -> tuple[Any, ...]:
-    source = s._territory(action, action.source)
-    target = s._territory(action, action.target)
-    names = s.game.board.territories
+def _check_fortify(game: Game, pos: Position, action: Fortify) -> tuple[Any, ...]:
+    source = _territory(game, pos, action, action.source)
+    target = _territory(game, pos, action, action.target)
+    names = game.board.territories
     for t in (source, target):
-        if s._owner[t] != s._player:
-            raise s._illegal(action, f"{names[t]} is not yours")
+        if pos.owner[t] != pos.player:
+            raise _illegal(game, pos, action, f"{names[t]} is not yours")
     if source == target:
-        raise s._illegal(action, "source and target are the same territory")
+        raise _illegal(game, pos, action, "source and target are the same territory")
     for t in (source, target):
-        if t in s._moved:
-            raise s._illegal(action, f"armies already moved from or to {names[t]} this turn (one move per territory)")
-    if s.game.rules.fortify == "adjacent":
-        if target not in s.game.neighbors[source]:
-            raise s._illegal(action, f"{names[source]} does not border {names[target]} (fortify: adjacent)")
-    elif target not in _reachable(s, source):
-        raise s._illegal(action, f"no chain of your territories joins {names[source]} to {names[target]}")
-    most = min(s._armies[source] - 1, s._room(target))
+        if t in pos.moved:
+            reason = f"armies already moved from or to {names[t]} this turn (one move per territory)"
+            raise _illegal(game, pos, action, reason)
+    if game.rules.fortify == "adjacent":
+        if target not in game.neighbors[source]:
+            raise _illegal(game, pos, action, f"{names[source]} does not border {names[target]} (fortify: adjacent)")
+    elif target not in game.board.component(source, _own(pos)):
+        raise _illegal(game, pos, action, f"no chain of your territories joins {names[source]} to {names[target]}")
+    most = most_to_move(game, pos, source, target)
     if most < 1:
-        raise s._illegal(action, f"{names[source]} has no army to spare, or {names[target]} is full")
-    return ("fortify", source, target, s._count(action, "armies", action.armies, 1, most))
+        raise _illegal(game, pos, action, f"{names[source]} has no army to spare, or {names[target]} is full")
+    return ("fortify", source, target, _count(game, pos, action, "armies", action.armies, 1, most))
+
+
+_CHECKS: dict[str, Callable[[Game, Position, Any], Checked]] = {
+    "place": _check_place,
+    "trade": _check_trade,
+    "attack": _check_attack,
+    "blitz": _check_attack,
+    "defend": _check_defend,
+    "occupy": _check_occupy,
+    "fortify": _check_fortify,
+    "capital": _check_capital,
+    "pile": _check_pile,
+    "end": _check_end,
+}
 
 
 # -- enumeration ------------------------------------------------------------------------------
 
 
-def _trades(s: GameState) -> list[TradeCards]:
-    hand = s._hands[s._player]
-    cards = s.game.cards
+def _trades(game: Game, pos: Position) -> list[TradeCards]:
+    hand = pos.hands[pos.player]
+    cards = game.cards
     seen: set[tuple[str, ...]] = set()
     trades = []
     for trio in combinations(range(len(hand)), 3):
@@ -304,49 +358,49 @@ def _listed(actions: list[Any]) -> Run:
     return (len(actions), actions.__getitem__)
 
 
-def enumerate_actions(s: GameState) -> list[Run]:
-    """The legal actions of decision state ``s``, as runs ``(count, i -> action)``.
+def enumerate_actions(game: Game, pos: Position) -> list[Run]:
+    """The legal actions of decision node ``pos``, as runs ``(count, i -> action)``; none at chance nodes.
 
-    Runs keep :class:`~riskmath.game.state.LegalActions` lazy: "place 1..n armies
-    on a territory" is one run, not n actions (see that class for blitzes).
+    Runs keep :class:`LegalActions` lazy: "place 1..n armies on a territory"
+    is one run, not n actions (see that class for blitzes).  A random
+    set-up's placements are chance outcomes, not actions.
     """
-    if s.is_chance_node():
-        # Fix: a random set-up's placements are chance outcomes, not actions (is_legal refused them already).
+    if is_chance(game, pos):
         return []
-    phase = s._phase.name
-    names = s.game.board.territories
-    rules = s.game.rules
-    p = s._player
-    owner, armies = s._owner, s._armies
+    phase = pos.phase.name
+    names = game.board.territories
+    rules = game.rules
+    p = pos.player
+    owner, armies = pos.owner, pos.armies
     n = len(owner)
     runs: list[Run] = []
     if phase == "SETUP_CLAIM":
         return [_listed([PlaceArmies(names[t], 1) for t in range(n) if owner[t] < 0])]
     if phase == "SETUP_PLACE":
-        who, due = s._queue[0]
+        who, due = pos.queue[0]
         for t in range(n):
             if owner[t] == who:
-                runs.append(_place_run(names[t], min(due, s._room(t, setup=True))))
+                runs.append(_place_run(names[t], min(due, room(game, pos, t, setup=True))))
         return runs
     if phase == "SETUP_CAPITAL":
         return [_listed([ChooseCapital(names[t]) for t in range(n) if owner[t] == p])]
     if phase == "SETUP_PILE":
-        return [_listed([ChoosePile(k) for k in sorted(set(s._piles) - {-1})])]
+        return [_listed([ChoosePile(k) for k in sorted(set(pos.piles) - {-1})])]
     if phase in ("REINFORCE", "TRADE_DOWN"):
-        hand = len(s._hands[p])
+        hand = len(pos.hands[p])
         if phase == "REINFORCE" or hand > rules.elimination_trade_to:
-            runs.append(_listed(_trades(s)))
-        forced = phase == "REINFORCE" and rules.forced_trade_at is not None and hand >= rules.forced_trade_at
-        if s._pool > 0 and not forced:
+            runs.append(_listed(_trades(game, pos)))
+        forced = phase == "REINFORCE" and rules.trade_forced(hand)
+        if pos.pool > 0 and not forced:
             for t in range(n):
                 if owner[t] == p:
-                    runs.append(_place_run(names[t], min(s._pool, s._room(t))))
+                    runs.append(_place_run(names[t], min(pos.pool, room(game, pos, t))))
         elif phase == "REINFORCE" and not forced:
             runs.append(_one(EndPhase()))  # a turn that starts with nothing to place (no minimum)
         return runs
     if phase == "ATTACK":  # one run per source: its targets in turn, each with 1..dice dice, then the blitz
         most = rules.combat.attacker_max_dice
-        neighbors = s.game.neighbors
+        neighbors = game.neighbors
         for t, a in enumerate(armies):
             if a < 2 or owner[t] != p:
                 continue
@@ -356,23 +410,24 @@ def enumerate_actions(s: GameState) -> list[Run]:
         runs.append(_one(EndPhase()))
         return runs
     if phase == "DEFEND":
-        assert s._pending is not None
-        most = min(rules.combat.defender_max_dice, armies[s._pending[2]])
+        assert pos.pending is not None
+        most = min(rules.combat.defender_max_dice, armies[pos.pending.target])
         return [(most, lambda i: Defend(i + 1))]
     if phase == "OCCUPY":
-        assert s._occupy is not None
-        source, target, least = s._occupy
-        most = min(armies[source] - 1, s._room(target))
+        assert pos.occupy is not None
+        source, target, least = pos.occupy
+        most = most_to_move(game, pos, source, target)
         low = min(least, most)
         return [(most - low + 1, lambda i: Occupy(low + i))]
     if phase == "FORTIFY":
+        mine = _own(pos)
         for t in range(n):
-            if owner[t] != p or armies[t] < 2 or t in s._moved:
+            if owner[t] != p or armies[t] < 2 or t in pos.moved:
                 continue
-            targets = s.game.neighbors[t] if rules.fortify == "adjacent" else sorted(_reachable(s, t) - {t})
+            targets = game.neighbors[t] if rules.fortify == "adjacent" else sorted(game.board.component(t, mine) - {t})
             for u in targets:
-                if owner[u] == p and u not in s._moved:
-                    runs.append(_fortify_run(names[t], names[u], min(armies[t] - 1, s._room(u))))
+                if owner[u] == p and u not in pos.moved:
+                    runs.append(_fortify_run(names[t], names[u], most_to_move(game, pos, t, u)))
         runs.append(_one(EndPhase()))
         return runs
     return runs

@@ -23,9 +23,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from riskmath.game.state import GameState
+    from riskmath.game.game import Game, GameState
+    from riskmath.game.position import Position
 
-__all__ = ["CONTINENT_MISSIONS", "mission_complete", "mission_text", "missions_for"]
+__all__ = ["CONTINENT_MISSIONS", "completed", "mission_complete", "mission_text", "missions_for"]
 
 CONTINENT_MISSIONS: dict[str, tuple[tuple[str, ...], bool]] = {
     "asia+south_america": (("Asia", "South America"), False),
@@ -68,9 +69,9 @@ def mission_text(mission: str) -> str:
     return f"Destroy all armies of player {mission.removeprefix('destroy_')}."
 
 
-def _holds(state: GameState, player: int, continent: str) -> bool:
-    members = state.game.board.continents[continent].territories
-    return all(state.owner(t) == player for t in members)
+def _holds(game: Game, pos: Position, player: int, continent: str) -> bool:
+    owner = pos.owner
+    return all(owner[t] == player for t in game.board.continents[continent].ids)
 
 
 def mission_complete(state: GameState, player: int) -> bool:
@@ -91,23 +92,29 @@ def mission_complete(state: GameState, player: int) -> bool:
     >>> state.winner, [mission_complete(state, p) for p in range(3)]    # destroy_0 is your own: occupy 24
     (0, [True, False, False])
     """
-    mission = state.mission(player)
-    if mission is None:
+    return completed(state.game, state.position, player)
+
+
+def completed(game: Game, pos: Position, player: int) -> bool:
+    """:func:`mission_complete` on the engine's terms: a game and a position."""
+    if player >= len(pos.missions):
         return False
+    mission = pos.missions[player]
     if mission.startswith("destroy_"):
         target = int(mission.removeprefix("destroy_"))
-        killer = state._killed_by[target]
-        rule = state.game.rules.mission_target_killed_by_other
+        killer = pos.killed_by[target]
+        rule = game.rules.mission_target_killed_by_other
         if target == player or (killer not in (-1, player) and rule == "fallback_occupy_24"):
             mission = "occupy_24"
         else:
-            return not state.alive(target)
+            return not pos.alive[target]
     if mission in CONTINENT_MISSIONS:
         names, third = CONTINENT_MISSIONS[mission]
-        if not all(_holds(state, player, c) for c in names):
+        if not all(_holds(game, pos, player, c) for c in names):
             return False
-        return not third or any(_holds(state, player, c) for c in state.game.board.continents if c not in names)
-    owned = [t for t in range(len(state.game.board)) if state._owner[t] == player]
+        return not third or any(_holds(game, pos, player, c) for c in game.board.continents if c not in names)
+    owner = pos.owner
+    owned = [t for t in range(len(owner)) if owner[t] == player]
     if mission == "occupy_18_2":
-        return sum(state._armies[t] >= 2 for t in owned) >= 18
+        return sum(pos.armies[t] >= 2 for t in owned) >= 18
     return len(owned) >= 24

@@ -236,6 +236,15 @@ class Rules:
         share = -(-territories // divisor) if self.rounding == "ceil" else territories // divisor
         return max(self.min_reinforcement, share)
 
+    def trade_forced(self, cards: int) -> bool:
+        """Whether a player holding ``cards`` cards must trade a set before placing (``forced_trade_at``).
+
+        >>> Rules().trade_forced(4), Rules().trade_forced(5), Rules(forced_trade_at=None).trade_forced(9)
+        (False, True, False)
+        """
+        at = self.forced_trade_at
+        return at is not None and cards >= at
+
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated again)."""
         return replace(self, **changes)

@@ -1,4 +1,11 @@
-"""Game states to and from JSON, with consistency checks on the way in (private)."""
+"""Positions to and from JSON, with consistency checks on the way in (private).
+
+The format (``riskmath-state/1``) is one JSON object: ``"format"``, the game
+(``Game.to_dict``), every field of the position by its name in
+:data:`~riskmath.game.position.FIELDS`, and ``"auto_chance"``.
+:meth:`GameState.to_json` and :meth:`GameState.from_json` are the public
+face; the game part is read there, the position here.
+"""
 
 from __future__ import annotations
 
@@ -6,72 +13,83 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from riskmath.errors import RiskmathError, StateError
+from riskmath.errors import StateError
 from riskmath.game.missions import missions_for
+from riskmath.game.phase import Phase
+from riskmath.game.position import FIELDS, Capture, PendingBattle, Position
 
 if TYPE_CHECKING:
     from riskmath.game.game import Game
-    from riskmath.game.state import GameState
 
 FORMAT = "riskmath-state/1"
 
 
-def state_to_json(s: GameState) -> str:
-    from riskmath.game.state import _FIELDS
-
-    data: dict[str, Any] = {"format": FORMAT, "game": s.game.to_dict()}
-    for name in _FIELDS:
-        value = getattr(s, f"_{name}")
+def to_json(game: Game, pos: Position, auto_chance: bool) -> str:
+    """The JSON text of a state: its game, its position and the auto-chance flag."""
+    data: dict[str, Any] = {"format": FORMAT, "game": game.to_dict()}
+    for name in FIELDS:
+        value = getattr(pos, name)
         if name == "phase":
             value = value.value
         elif name == "bonus":
             value = [[k, v] for k, v in sorted(value.items())]
         data[name] = value
-    data["auto_chance"] = s._auto
+    data["auto_chance"] = auto_chance
     return json.dumps(data, separators=(",", ":"))
 
 
-def state_from_json(text: str) -> GameState:
-    from riskmath.game.game import Game
-    from riskmath.game.state import _FIELDS, GameState, Phase
+def parse(text: str) -> dict[str, Any]:
+    """The JSON object of a state, with every field present (not yet checked).
 
+    Raises
+    ------
+    StateError
+        If ``text`` is not JSON, not in this format, or lacks a field.
+    """
     try:
         data = json.loads(text)
     except (TypeError, ValueError) as error:
         raise StateError(f"not JSON: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateError(f"not a riskmath state (format {FORMAT!r} expected)")
-    missing = [name for name in (*_FIELDS, "game", "auto_chance") if name not in data]
+    missing = [name for name in (*FIELDS, "game", "auto_chance") if name not in data]
     if missing:
         raise StateError(f"state is missing {missing}")
-    try:
-        game = Game.from_dict(data["game"])
-    except (RiskmathError, KeyError, TypeError) as error:
-        raise StateError(f"bad game description: {error}") from None
+    return data
+
+
+def position_from_data(game: Game, data: dict[str, Any]) -> Position:
+    """The position described by ``data`` (from :func:`parse`), checked against ``game``.
+
+    Raises
+    ------
+    StateError
+        If a field has the wrong type or range, or the position is inconsistent (:func:`problems`).
+    """
     shape = _shape_problems(data, game)
     if shape:
         raise StateError("bad state field: " + "; ".join(shape))
-    s = GameState.__new__(GameState)
-    s.game = game
+    pos = Position.__new__(Position)
     try:
-        for name in _FIELDS:
+        for name in FIELDS:
             value = data[name]
             if name == "phase":
                 value = Phase(value)
             elif name == "bonus":
                 value = {int(k): int(v) for k, v in value}
-            elif name in ("pending", "occupy") and value is not None:
-                value = tuple(value)
+            elif name == "pending" and value is not None:
+                value = PendingBattle(*value)
+            elif name == "occupy" and value is not None:
+                value = Capture(*value)
             elif name == "queue":
                 value = [tuple(item) for item in value]
-            setattr(s, f"_{name}", value)
-        s._auto = bool(data["auto_chance"])
+            setattr(pos, name, value)
     except (TypeError, ValueError) as error:
         raise StateError(f"bad state field: {error}") from None
-    problems = state_problems(s)
-    if problems:
-        raise StateError("inconsistent state: " + "; ".join(problems))
-    return s
+    found = problems(game, pos)
+    if found:
+        raise StateError("inconsistent state: " + "; ".join(found))
+    return pos
 
 
 def _is_int(value: object, low: int = 0, high: int | None = None) -> bool:
@@ -87,10 +105,11 @@ def _ints(value: object, length: int | None, low: int = 0, high: int | None = No
 
 
 def _shape_problems(data: dict[str, Any], game: Game) -> list[str]:
-    """The fields whose JSON type or range is wrong (checked before the state is rebuilt).
+    """The fields whose JSON type or range is wrong (checked before the position is rebuilt).
 
-    Fix: a field of the wrong type (``"owner": ["x", ...]``, ``"hands": 5``) used to escape as a TypeError
-    from the consistency checks, or be accepted (``"pool": -5``); a corrupt file must raise StateError.
+    A corrupt file must raise StateError, not escape as a TypeError from the
+    consistency checks (``"owner": ["x", ...]``, ``"hands": 5``) or be
+    accepted (``"pool": -5``).
     """
     n, players, owners = len(game.board), game.players, game.owners
     last = n - 1
@@ -144,40 +163,39 @@ def _shape_problems(data: dict[str, Any], game: Game) -> list[str]:
     return problems
 
 
-def state_problems(s: GameState) -> list[str]:
-    """What is wrong with a state (empty when it is consistent)."""
-    game = s.game
+def problems(game: Game, pos: Position) -> list[str]:
+    """What is wrong with a position of ``game`` (empty when it is consistent); see ``GameState.problems``."""
     n = len(game.board)
-    problems: list[str] = []
+    found: list[str] = []
     names = game.board.territories
-    if len(s._owner) != n or len(s._armies) != n:
+    if len(pos.owner) != n or len(pos.armies) != n:
         return [f"owner and armies must have {n} entries"]
-    if len(s._hands) != game.players or len(s._alive) != game.players:
+    if len(pos.hands) != game.players or len(pos.alive) != game.players:
         return [f"hands and alive must have {game.players} entries"]
-    setup = s._phase.name.startswith("SETUP")
+    setup = pos.phase.name.startswith("SETUP")
     for t in range(n):
-        if not -1 <= s._owner[t] < game.owners:
-            problems.append(f"{names[t]} has an unknown owner {s._owner[t]}")
-        elif s._owner[t] >= 0 and s._armies[t] < 1 and s._phase.name not in ("OCCUPY",):
-            problems.append(f"{names[t]} is held with {s._armies[t]} armies")
-        elif s._owner[t] < 0 and (not setup or s._armies[t] != 0):
-            problems.append(f"{names[t]} has no owner")
-    cards = Counter(s._deck) + Counter(s._discard)
-    for hand in s._hands:
+        if not -1 <= pos.owner[t] < game.owners:
+            found.append(f"{names[t]} has an unknown owner {pos.owner[t]}")
+        elif pos.owner[t] >= 0 and pos.armies[t] < 1 and pos.phase.name not in ("OCCUPY",):
+            found.append(f"{names[t]} is held with {pos.armies[t]} armies")
+        elif pos.owner[t] < 0 and (not setup or pos.armies[t] != 0):
+            found.append(f"{names[t]} has no owner")
+    cards = Counter(pos.deck) + Counter(pos.discard)
+    for hand in pos.hands:
         cards += Counter(hand)
-    headquarters = {names[t] for t in s._capitals if isinstance(t, int) and 0 <= t < n}
+    headquarters = {names[t] for t in pos.capitals if isinstance(t, int) and 0 <= t < n}
     expected = Counter(game.territory_cards if setup else [c for c in game.full_deck if c not in headquarters])
     if not setup and cards != expected:
         lost = sorted((expected - cards).elements())
         extra = sorted((cards - expected).elements())
-        problems.append(f"cards do not add up to the deck: missing {lost}, extra {extra}")
+        found.append(f"cards do not add up to the deck: missing {lost}, extra {extra}")
     for p in range(game.players):
-        if s._alive[p] and not setup and p not in s._owner:
-            problems.append(f"player {p} is alive but holds no territory")
-        if not s._alive[p] and p in s._owner:
-            problems.append(f"player {p} is eliminated but still holds territory")
-    if s._winner is not None and not 0 <= s._winner < game.players:
-        problems.append(f"winner {s._winner} is not a player")
-    if not setup and s._phase.name != "GAME_OVER" and not 0 <= s._player < game.players:
-        problems.append(f"the player to move, {s._player}, is not a player")
-    return problems
+        if pos.alive[p] and not setup and p not in pos.owner:
+            found.append(f"player {p} is alive but holds no territory")
+        if not pos.alive[p] and p in pos.owner:
+            found.append(f"player {p} is eliminated but still holds territory")
+    if pos.winner is not None and not 0 <= pos.winner < game.players:
+        found.append(f"winner {pos.winner} is not a player")
+    if not setup and pos.phase.name != "GAME_OVER" and not 0 <= pos.player < game.players:
+        found.append(f"the player to move, {pos.player}, is not a player")
+    return found

@@ -1,11 +1,14 @@
-"""What actions and chance outcomes do to a state (private; the rules of play).
+"""What actions and chance outcomes do to a position (private; the rules of play).
 
-Every function here mutates the state it is given: a *fresh copy* made by
-:meth:`GameState.apply`, or the private state that :func:`riskmath.play`
-changes in place (``riskmath.game.chance``); the caller has already checked
-legality (or asked not to, for actions known to be legal).  The comments cite
-the rule each step implements (1993 US rules unless an option says
-otherwise).
+Every function here takes the game and a :class:`~riskmath.game.position.Position`
+and changes the position in place: a *fresh copy* made by
+:meth:`GameState.apply`, or the private position that the play loop of
+:mod:`riskmath.sim` changes in place.  The caller has already checked
+legality (or asked not to, for actions known to be legal).  The entry points
+are :func:`apply_action` (a checked action, see :mod:`~riskmath.game.codec`)
+and :func:`apply_outcome` (a chance outcome); the loop also calls
+:func:`end_blitz` and :func:`occupy` directly.  The comments cite the rule
+each step implements (1993 US rules unless an option says otherwise).
 """
 
 from __future__ import annotations
@@ -14,12 +17,37 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from riskmath.game.actions import DrawCard, FirstPlayer, PlaceArmies, RollOutcome
-from riskmath.game.cards import has_set
-from riskmath.game.missions import mission_complete
+from riskmath.game.cards import has_set, territory_bonus, trade_down_needed
+from riskmath.game.chance import advance, is_chance, sample_outcome
+from riskmath.game.missions import completed
+from riskmath.game.phase import Phase
+from riskmath.game.position import Capture, PendingBattle, Position, income, room
 
 if TYPE_CHECKING:
     from riskmath.game.game import Game
-    from riskmath.game.state import GameState
+
+_new_tuple = tuple.__new__
+
+
+# The phases as module constants: looking a member up on the enum class runs Python code, a module constant is
+# one load, and the play loop goes through these functions many times a turn.
+_ATTACK = Phase.ATTACK
+_BLITZ = Phase.BLITZ
+_DEFEND = Phase.DEFEND
+_DRAW = Phase.DRAW
+_FORTIFY = Phase.FORTIFY
+_GAME_OVER = Phase.GAME_OVER
+_OCCUPY = Phase.OCCUPY
+_REINFORCE = Phase.REINFORCE
+_ROLL = Phase.ROLL
+_SETUP_CAPITAL = Phase.SETUP_CAPITAL
+_SETUP_CLAIM = Phase.SETUP_CLAIM
+_SETUP_DEAL = Phase.SETUP_DEAL
+_SETUP_MISSION = Phase.SETUP_MISSION
+_SETUP_ORDER = Phase.SETUP_ORDER
+_SETUP_PILE = Phase.SETUP_PILE
+_SETUP_PLACE = Phase.SETUP_PLACE
+_TRADE_DOWN = Phase.TRADE_DOWN
 
 
 @functools.lru_cache(maxsize=256)
@@ -33,7 +61,7 @@ def deal_schedule(game: Game, first: int) -> tuple[int, ...]:
     """
     n = len(game.board)
     # The article's neutral (claimed set-up) is dealt like the 1993 one when the territories are dealt or
-    # assigned at random: three piles of 14.  (Fix: an even deal to the two players left the neutral nothing.)
+    # assigned at random: three piles of 14 (an even deal to the two players would leave the neutral nothing).
     if game.two_player in ("neutral_1993", "neutral_article"):
         owners = [first, 1 - first, game.players]
         quotas = [n // 3 + (i < n % 3) for i in range(3)]
@@ -61,239 +89,233 @@ def _claiming(game: Game) -> bool:
 # -- set-up -----------------------------------------------------------------------------
 
 
-def _begin_placement(s: GameState, player: int) -> None:
+def _begin_placement(game: Game, pos: Position, player: int) -> None:
     """Start placing the remaining starting armies, from ``player`` round the table."""
-    s._phase = s._phase.__class__.SETUP_PLACE
-    s._player = player
-    if s.game.rules.starting_armies_rule == "territories_dealt":  # 1959: one army per territory, no more
-        for p in range(s.game.players):
-            s._setup_left[p] = 0
-    _queue_placements(s)
+    pos.phase = _SETUP_PLACE
+    pos.player = player
+    if game.rules.starting_armies_rule == "territories_dealt":  # 1959: one army per territory, no more
+        for p in range(game.players):
+            pos.setup_left[p] = 0
+    _queue_placements(game, pos)
 
 
 # Set-up armies a player places a turn (with the neutrals' after them), by two-player variant; else 1.
 _PER_TURN = {"neutral_1993": 2, "neutrals_2003": 3}
 
 
-def _queue_placements(s: GameState) -> None:
+def _queue_placements(game: Game, pos: Position) -> None:
     """Fill the queue of placements for the current player's set-up turn, moving on when empty."""
-    game = s.game
     for _ in range(game.players + 1):
-        if sum(s._setup_left) == 0:
-            _finish_setup(s)
+        if sum(pos.setup_left) == 0:
+            _finish_setup(game, pos)
             return
-        p = s._player
+        p = pos.player
         queue: list[tuple[int, int]] = []
         per_turn = _PER_TURN.get(game.two_player, 1)
-        if s._setup_left[p] > 0:
-            queue.append((p, min(per_turn, s._setup_left[p])))
+        if pos.setup_left[p] > 0:
+            queue.append((p, min(per_turn, pos.setup_left[p])))
         if game.two_player in ("neutral_1993", "neutrals_2003"):
-            queue += [(o, 1) for o in range(game.players, game.owners) if s._setup_left[o] > 0]
-        queue = [(o, k) for o, k in queue if _has_room(s, o)]
+            queue += [(o, 1) for o in range(game.players, game.owners) if pos.setup_left[o] > 0]
+        queue = [(o, k) for o, k in queue if _has_room(game, pos, o)]
         if queue:
-            s._queue = queue
+            pos.queue = queue
             return
         for o in range(game.owners):  # nobody in the queue can place: their armies are lost to the caps
-            if not _has_room(s, o):
-                s._setup_left[o] = 0
-        s._player = (p + 1) % game.players
-    _finish_setup(s)
+            if not _has_room(game, pos, o):
+                pos.setup_left[o] = 0
+        pos.player = (p + 1) % game.players
+    _finish_setup(game, pos)
 
 
-def _has_room(s: GameState, owner: int) -> bool:
-    cap, armies = s.game.setup_cap, s._armies
-    return any(o == owner and armies[t] < cap for t, o in enumerate(s._owner))
+def _has_room(game: Game, pos: Position, owner: int) -> bool:
+    cap, armies = game.setup_cap, pos.armies
+    return any(o == owner and armies[t] < cap for t, o in enumerate(pos.owner))
 
 
-def _place_setup(s: GameState, t: int, k: int) -> None:
-    owner, due = s._queue[0]
-    s._armies[t] += k
-    s._setup_left[owner] -= k
-    if due - k > 0 and _has_room(s, owner):
-        s._queue[0] = (owner, due - k)
+def _place_setup(game: Game, pos: Position, t: int, k: int) -> None:
+    owner, due = pos.queue[0]
+    pos.armies[t] += k
+    pos.setup_left[owner] -= k
+    if due - k > 0 and _has_room(game, pos, owner):
+        pos.queue[0] = (owner, due - k)
     else:
         if due - k > 0:
-            s._setup_left[owner] = 0
-        s._queue.pop(0)
-    if not s._queue:
-        s._player = (s._player + 1) % s.game.players
-        _queue_placements(s)
+            pos.setup_left[owner] = 0
+        pos.queue.pop(0)
+    if not pos.queue:
+        pos.player = (pos.player + 1) % game.players
+        _queue_placements(game, pos)
 
 
-def _finish_setup(s: GameState) -> None:
-    Phase = s._phase.__class__
-    game = s.game
-    s._queue = []
-    if game.rules.capital != "none" and len(s._capitals) < game.players:
-        s._phase = Phase.SETUP_CAPITAL
-        s._player = (s._first + len(s._capitals)) % game.players
+def _finish_setup(game: Game, pos: Position) -> None:
+    pos.queue = []
+    if game.rules.capital != "none" and len(pos.capitals) < game.players:
+        pos.phase = _SETUP_CAPITAL
+        pos.player = (pos.first + len(pos.capitals)) % game.players
         return
     # The wild cards go back in and the deck is shuffled; headquarters cards stay out (Capital RISK, 1993).
-    s._deck = [card for card in game.full_deck if card not in _hq_cards(s)]
-    _start_turn(s, s._first)
+    pos.deck = [card for card in game.full_deck if card not in _hq_cards(game, pos)]
+    _start_turn(game, pos, pos.first)
 
 
-def _hq_cards(s: GameState) -> set[str]:
-    names = s.game.board.territories
-    return {names[t] for t in s._capitals}
+def _hq_cards(game: Game, pos: Position) -> set[str]:
+    names = game.board.territories
+    return {names[t] for t in pos.capitals}
 
 
 # -- turns ----------------------------------------------------------------------------------
 
 
-def _start_turn(s: GameState, player: int) -> None:
-    Phase = s._phase.__class__
-    game = s.game
-    if game.max_turns is not None and s._turn >= game.max_turns:
-        s._phase, s._player = Phase.GAME_OVER, -1  # a draw
+def _start_turn(game: Game, pos: Position, player: int) -> None:
+    if game.max_turns is not None and pos.turn >= game.max_turns:
+        pos.phase, pos.player = _GAME_OVER, -1  # a draw
         return
-    s._turn += 1
-    s._player = player
-    s._phase = Phase.REINFORCE
-    s._pool = s.reinforcements(player)
-    s._bonus_taken = 0
-    s._captured = False
-    s._bonus = {}
-    s._moved = []
-    if game.rules.mission_check == "own_turn" and _check_missions(s, only=player):
+    pos.turn += 1
+    pos.player = player
+    pos.phase = _REINFORCE
+    pos.pool = income(game, pos, player)
+    pos.bonus_taken = 0
+    pos.captured = False
+    pos.bonus = {}
+    pos.moved = []
+    if game.rules.mission_check == "own_turn" and _check_missions(game, pos, only=player):
         return
-    if s._pool == 0 and _holds_set(s):
+    if pos.pool == 0 and _holds_set(game, pos):
         # Without a minimum (Risiko) a turn can start with nothing to place: the player may still trade a
         # set, or end the reinforcement with EndPhase.  (With a minimum of 3 this never happens.)
         return
-    _after_placement(s)
+    _after_placement(game, pos)
 
 
-def _holds_set(s: GameState) -> bool:
-    hand = [s.game.cards[c] for c in s._hands[s._player]]
+def _holds_set(game: Game, pos: Position) -> bool:
+    hand = [game.cards[c] for c in pos.hands[pos.player]]
     return len(hand) >= 3 and has_set(hand)
 
 
-def _after_placement(s: GameState) -> None:
+def _after_placement(game: Game, pos: Position) -> None:
     """Leave REINFORCE / TRADE_DOWN once nothing is left to place or trade."""
-    Phase = s._phase.__class__
-    rules = s.game.rules
-    if s._pool > 0:
-        player, armies, cap = s._player, s._armies, s.game.cap
-        for t, owner in enumerate(s._owner):
+    rules = game.rules
+    if pos.pool > 0:
+        player, armies, cap = pos.player, pos.armies, game.cap
+        for t, owner in enumerate(pos.owner):
             if owner == player and armies[t] < cap:
                 return
-        s._pool = 0  # the caps leave nowhere to put them: they are lost (1993 experts rule)
-    hand = len(s._hands[s._player])
-    if s._phase is Phase.REINFORCE:
-        if rules.forced_trade_at is None or hand < rules.forced_trade_at:
-            s._phase = Phase.ATTACK
-    elif s._phase is Phase.TRADE_DOWN and hand <= rules.elimination_trade_to:
-        s._trade_down = False
-        s._phase = Phase.ATTACK
+        pos.pool = 0  # the caps leave nowhere to put them: they are lost (1993 experts rule)
+    hand = len(pos.hands[pos.player])
+    if pos.phase is _REINFORCE:
+        if not rules.trade_forced(hand):
+            pos.phase = _ATTACK
+    elif pos.phase is _TRADE_DOWN and hand <= rules.elimination_trade_to:
+        pos.trade_down = False
+        pos.phase = _ATTACK
 
 
-def _end_turn(s: GameState) -> None:
-    Phase = s._phase.__class__
-    rules = s.game.rules
-    if s._captured:
-        if not s._deck and rules.deck_recycle:
-            s._deck, s._discard = s._discard, []  # the traded cards are shuffled into a new deck
-        if s._deck:
-            s._phase = Phase.DRAW
+def _end_turn(game: Game, pos: Position) -> None:
+    rules = game.rules
+    if pos.captured:
+        if not pos.deck and rules.deck_recycle:
+            pos.deck, pos.discard = pos.discard, []  # the traded cards are shuffled into a new deck
+        if pos.deck:
+            pos.phase = _DRAW
             return
-    _next_turn(s)
+    _next_turn(game, pos)
 
 
-def _next_turn(s: GameState) -> None:
-    players = s.game.players
-    p = s._player
+def _next_turn(game: Game, pos: Position) -> None:
+    players = game.players
+    p = pos.player
     for step in range(1, players + 1):
         candidate = (p + step) % players
-        if s._alive[candidate]:
-            _start_turn(s, candidate)
+        if pos.alive[candidate]:
+            _start_turn(game, pos, candidate)
             return
 
 
-def _trade(s: GameState, cards: tuple[str, ...]) -> None:
-    game, rules, player = s.game, s.game.rules, s._player
-    hand = s._hands[player]
+def _trade(game: Game, pos: Position, cards: tuple[str, ...]) -> None:
+    rules, player = game.rules, pos.player
+    hand = pos.hands[player]
     for card in cards:
         hand.remove(card)
-    s._discard.extend(cards)
-    s._sets_traded += 1
-    s._pool += rules.set_values.value(s._sets_traded, [game.cards[c] for c in cards])
-    owned = [game.index[c] for c in cards if c in game.index and s._owner[game.index[c]] == player]
-    if rules.territory_card_bonus == "plus2_once_per_turn" and owned and s._bonus_taken == 0:
-        owned = owned[:1]  # 1993: +2 on one such territory, at most once a turn
-    elif rules.territory_card_bonus != "plus2_per_matching_territory":
-        owned = []
-    for t in owned:  # the 2 armies must go on that territory: place them at once
-        extra = min(2, s._room(t))
-        s._armies[t] += extra
-        s._bonus_taken += 2
+    pos.discard.extend(cards)
+    pos.sets_traded += 1
+    traded = [game.cards[c] for c in cards]
+    pos.pool += rules.set_values.value(pos.sets_traded, traded)
+    if rules.territory_card_bonus == "none":
+        return
+    index = game.index
+    owned = {c for c in cards if c in index and pos.owner[index[c]] == player}
+    if not owned:  # no card shows a territory of the player's: no bonus
+        return
+    # The player's pick among the bonus territories is always the first (in the order of the traded cards).
+    for name, extra in territory_bonus([traded], owned, rules.territory_card_bonus, pos.bonus_taken):  # type: ignore[arg-type]
+        t = index[name]  # the armies must go on that territory: place them at once, up to its cap
+        pos.armies[t] += min(extra, room(game, pos, t))
+        pos.bonus_taken += extra
 
 
-def _capture(s: GameState, source: int, target: int, least: int) -> None:
-    game = s.game
-    attacker = s._player
-    victim = s._owner[target]
-    s._owner[target] = attacker
-    s._captured = True
-    s._occupy = (source, target, least)
-    s._phase = s._phase.__class__.OCCUPY
-    if victim < game.players and victim not in s._owner:
+def _capture(game: Game, pos: Position, source: int, target: int, least: int) -> None:
+    attacker = pos.player
+    victim = pos.owner[target]
+    pos.owner[target] = attacker
+    pos.captured = True
+    pos.occupy = _new_tuple(Capture, (source, target, least))  # Capture(...) without its Python-level __new__
+    pos.phase = _OCCUPY
+    if victim < game.players and victim not in pos.owner:
         rules = game.rules
-        s._alive[victim] = False
-        s._killed_by[victim] = attacker
-        s._hands[attacker].extend(s._hands[victim])
-        s._hands[victim] = []
-        if rules.elimination_trade_at is not None and len(s._hands[attacker]) >= rules.elimination_trade_at:
-            s._trade_down = True
-        if sum(s._alive) == 1:
-            _win(s, attacker)
+        pos.alive[victim] = False
+        pos.killed_by[victim] = attacker
+        pos.hands[attacker].extend(pos.hands[victim])
+        pos.hands[victim] = []
+        at = rules.elimination_trade_at
+        if at is not None and trade_down_needed(len(pos.hands[attacker]), at, rules.elimination_trade_to):
+            pos.trade_down = True
+        if sum(pos.alive) == 1:
+            _win(game, pos, attacker)
 
 
-def _win(s: GameState, player: int) -> None:
-    Phase = s._phase.__class__
-    if s._occupy is not None:  # the last capture still moves in its minimum
-        source, target, least = s._occupy
-        s._armies[source] -= least
-        s._armies[target] += least
-        s._occupy = None
-    s._pending = None
-    s._winner = player
-    s._phase = Phase.GAME_OVER
-    s._player = -1
+def _win(game: Game, pos: Position, player: int) -> None:
+    if pos.occupy is not None:  # the last capture still moves in its minimum
+        source, target, least = pos.occupy
+        pos.armies[source] -= least
+        pos.armies[target] += least
+        pos.occupy = None
+    pos.pending = None
+    pos.winner = player
+    pos.phase = _GAME_OVER
+    pos.player = -1
 
 
-def _missions_now(s: GameState) -> bool:
-    """Whether missions win the moment they are complete.
+def _missions_now(game: Game, pos: Position) -> bool:
+    """Whether missions win the moment they are complete (``mission_check="immediate"``).
 
-    Fix: placing armies (reinforcements, the territory-card bonus) and fortifying can complete "occupy 18
-    territories with at least 2 armies each"; with ``mission_check="immediate"`` that wins at once, as a
-    completion by a capture does (before, these moves were not checked until the next capture).
+    Placing armies (reinforcements, the territory-card bonus) and fortifying
+    can complete "occupy 18 territories with at least 2 armies each", as a
+    capture can; each of these moves checks the missions at once.
     """
-    rules = s.game.rules
+    rules = game.rules
     return rules.missions != "none" and rules.mission_check == "immediate"
 
 
-def _check_missions(s: GameState, only: int | None = None) -> bool:
+def _check_missions(game: Game, pos: Position, only: int | None = None) -> bool:
     """Declare a winner if a mission or the capitals decide the game."""
-    game = s.game
-    if s._phase.value == "game_over":
+    if pos.phase.value == "game_over":
         return True
-    if game.rules.missions != "none" and len(s._missions) == game.players:
-        order = [only] if only is not None else [(s._player + k) % game.players for k in range(game.players)]
+    if game.rules.missions != "none" and len(pos.missions) == game.players:
+        order = [only] if only is not None else [(pos.player + k) % game.players for k in range(game.players)]
         for p in order:
-            if s._alive[p] and mission_complete(s, p):
-                _win(s, p)
+            if pos.alive[p] and completed(game, pos, p):
+                _win(game, pos, p)
                 return True
-    if game.rules.capital != "none" and len(s._capitals) == game.players:
+    if game.rules.capital != "none" and len(pos.capitals) == game.players:
         needed = game.players - 1
         if game.rules.capital == "short":
             needed = {4: 2, 5: 3, 6: 3}.get(game.players, needed)
         for p in range(game.players):
-            if not s._alive[p] or s._owner[s._capitals[p]] != p:
+            if not pos.alive[p] or pos.owner[pos.capitals[p]] != p:
                 continue
-            held = sum(1 for q, hq in enumerate(s._capitals) if q != p and s._owner[hq] == p)
+            held = sum(1 for q, hq in enumerate(pos.capitals) if q != p and pos.owner[hq] == p)
             if held >= needed:
-                _win(s, p)
+                _win(game, pos, p)
                 return True
     return False
 
@@ -301,221 +323,227 @@ def _check_missions(s: GameState, only: int | None = None) -> bool:
 # -- decisions --------------------------------------------------------------------------------
 
 
-def apply_action(s: GameState, checked: tuple[Any, ...]) -> None:
-    Phase = s._phase.__class__
-    game, rules = s.game, s.game.rules
+def apply_action(game: Game, pos: Position, checked: tuple[Any, ...]) -> None:
+    """Apply a checked action (:mod:`~riskmath.game.codec` form) to ``pos`` in place."""
+    rules = game.rules
     kind = checked[0]
-    phase = s._phase
+    phase = pos.phase
     # The commonest first: a simulated turn is mostly blitz, occupy, blitz, occupy ...
     if kind == "blitz":
         _, source, target, stop_at = checked
-        s._pending = ("blitz", source, target, stop_at, s._player, None)
-        s._phase = Phase.BLITZ
+        pos.pending = PendingBattle("blitz", source, target, stop_at, pos.player, None)
+        pos.phase = _BLITZ
     elif kind == "occupy":
-        occupy(s, checked[1])
+        occupy(game, pos, checked[1])
     elif kind == "end":
-        if phase is Phase.REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
-            s._phase = Phase.ATTACK
-        elif phase is Phase.ATTACK and rules.fortify != "none":
-            s._phase = Phase.FORTIFY
+        if phase is _REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
+            pos.phase = _ATTACK
+        elif phase is _ATTACK and rules.fortify != "none":
+            pos.phase = _FORTIFY
         else:
-            _end_turn(s)
+            _end_turn(game, pos)
     elif kind == "place":
         _, t, k = checked
-        if phase is Phase.SETUP_CLAIM:
-            _claim(s, t)
-        elif phase is Phase.SETUP_PLACE:
-            _place_setup(s, t, k)
+        if phase is _SETUP_CLAIM:
+            _claim(game, pos, t)
+        elif phase is _SETUP_PLACE:
+            _place_setup(game, pos, t, k)
         else:  # REINFORCE or TRADE_DOWN
-            s._armies[t] += k
-            s._pool -= k
-            if _missions_now(s) and _check_missions(s):
+            pos.armies[t] += k
+            pos.pool -= k
+            if _missions_now(game, pos) and _check_missions(game, pos):
                 return
-            _after_placement(s)
+            _after_placement(game, pos)
     elif kind == "trade":
-        _trade(s, checked[1])
-        if _missions_now(s) and _check_missions(s):  # the territory bonus places armies too
+        _trade(game, pos, checked[1])
+        if _missions_now(game, pos) and _check_missions(game, pos):  # the territory bonus places armies too
             return
-        _after_placement(s)
+        _after_placement(game, pos)
     elif kind == "attack":
         _, source, target, dice = checked
-        defender = s._owner[target]
+        defender = pos.owner[target]
         if game.defender_decides:
-            chooser = defender if defender < game.players else 1 - s._player if game.players == 2 else -1
+            chooser = defender if defender < game.players else 1 - pos.player if game.players == 2 else -1
             if chooser >= 0:
-                s._pending = ("attack", source, target, dice, s._player, None)
-                s._phase, s._player = Phase.DEFEND, chooser
+                pos.pending = PendingBattle("attack", source, target, dice, pos.player, None)
+                pos.phase, pos.player = _DEFEND, chooser
                 return
-        defence = min(rules.combat.defender_max_dice, s._armies[target])
-        s._pending = ("attack", source, target, dice, s._player, defence)
-        s._phase = Phase.ROLL
+        defence = min(rules.combat.defender_max_dice, pos.armies[target])
+        pos.pending = PendingBattle("attack", source, target, dice, pos.player, defence)
+        pos.phase = _ROLL
     elif kind == "defend":
-        assert s._pending is not None
-        s._pending = (*s._pending[:5], checked[1])
-        s._player = s._pending[4]
-        s._phase = Phase.ROLL
+        assert pos.pending is not None
+        pos.pending = pos.pending._replace(defence=checked[1])
+        pos.player = pos.pending.attacker
+        pos.phase = _ROLL
     elif kind == "fortify":
         _, source, target, k = checked
-        s._armies[source] -= k
-        s._armies[target] += k
-        if _missions_now(s) and _check_missions(s):
+        pos.armies[source] -= k
+        pos.armies[target] += k
+        if _missions_now(game, pos) and _check_missions(game, pos):
             return
         if rules.fortify == "experts":
-            s._moved += [source, target]  # each territory moves armies (out or in) once a turn
+            pos.moved += [source, target]  # each territory moves armies (out or in) once a turn
         else:
-            _end_turn(s)
+            _end_turn(game, pos)
     elif kind == "pile":
-        _take_pile(s, checked[1], s._player)
-        left = set(s._piles) - {-1}
+        _take_pile(game, pos, checked[1], pos.player)
+        left = set(pos.piles) - {-1}
         if len(left) == 1:  # the last pile is the neutral's
-            _take_pile(s, left.pop(), game.players)
-            s._piles = []
-            _begin_placement(s, s._first)
+            _take_pile(game, pos, left.pop(), game.players)
+            pos.piles = []
+            _begin_placement(game, pos, pos.first)
         else:
-            s._player = 1 - s._player
+            pos.player = 1 - pos.player
     elif kind == "capital":
-        s._capitals.append(checked[1])
-        if len(s._capitals) < game.players:
-            s._player = (s._first + len(s._capitals)) % game.players
+        pos.capitals.append(checked[1])
+        if len(pos.capitals) < game.players:
+            pos.player = (pos.first + len(pos.capitals)) % game.players
         else:
-            # Fix: the choices were made from the first player round the table; once all are in, index them by
-            # player (GameState.capital and the win check read capitals[player]).
-            chosen = s._capitals
-            s._capitals = [chosen[(p - s._first) % game.players] for p in range(game.players)]
-            _finish_setup(s)
+            # The choices were made from the first player round the table; once all are in, index them by player
+            # (GameState.capital and the win check read capitals[player]).
+            chosen = pos.capitals
+            pos.capitals = [chosen[(p - pos.first) % game.players] for p in range(game.players)]
+            _finish_setup(game, pos)
 
 
-def end_blitz(s: GameState, source: int, target: int, attacker: int, left: int, defenders_left: int) -> None:
+def end_blitz(
+    game: Game, pos: Position, source: int, target: int, attacker: int, left: int, defenders_left: int
+) -> None:
     """A blitz from ``source`` ends with ``left`` armies able to attack and ``defenders_left`` in ``target``."""
-    s._armies[source] = left + 1
-    s._armies[target] = defenders_left
-    s._pending = None
-    s._player = attacker
+    pos.armies[source] = left + 1
+    pos.armies[target] = defenders_left
+    pos.pending = None
+    pos.player = attacker
     if defenders_left == 0:
         # The capturing roll cost the attacker nothing, so it threw min(3, armies left) dice.
-        game = s.game
-        _capture(s, source, target, min(game.attacker_dice, left) if game.occupy_dice_rolled else 1)
+        _capture(game, pos, source, target, min(game.attacker_dice, left) if game.occupy_dice_rolled else 1)
         if game.decided_by_captures:
-            _check_missions(s)
+            _check_missions(game, pos)
     else:
-        s._phase = s._phase.__class__.ATTACK
+        pos.phase = _ATTACK
 
 
-def occupy(s: GameState, armies: int) -> None:
+def occupy(game: Game, pos: Position, armies: int) -> None:
     """Move ``armies`` into the territory just captured (the ``Occupy`` decision)."""
-    assert s._occupy is not None
-    source, target, _ = s._occupy
-    s._armies[source] -= armies
-    s._armies[target] += armies
-    s._occupy = None
-    s._phase = s._phase.__class__.TRADE_DOWN if s._trade_down else s._phase.__class__.ATTACK
-    if s.game.decided_by_captures:
-        _check_missions(s)
+    assert pos.occupy is not None
+    source, target, _ = pos.occupy
+    pos.armies[source] -= armies
+    pos.armies[target] += armies
+    pos.occupy = None
+    pos.phase = _TRADE_DOWN if pos.trade_down else _ATTACK
+    if game.decided_by_captures:
+        _check_missions(game, pos)
 
 
-def _take_pile(s: GameState, pile: int, owner: int) -> None:
-    for t, k in enumerate(s._piles):
+def _take_pile(game: Game, pos: Position, pile: int, owner: int) -> None:
+    for t, k in enumerate(pos.piles):
         if k == pile:
-            s._owner[t] = owner
-            s._armies[t] = 1
-            s._setup_left[owner] -= 1
-            s._piles[t] = -1
+            pos.owner[t] = owner
+            pos.armies[t] = 1
+            pos.setup_left[owner] -= 1
+            pos.piles[t] = -1
 
 
-def _claim(s: GameState, t: int) -> None:
-    game = s.game
-    p = s._player
-    s._owner[t] = p
-    s._armies[t] = 1
-    s._setup_left[p] -= 1
-    claimed = len(s._owner) - s._owner.count(-1)
-    if game.two_player == "neutral_article" and claimed == 2 * (len(s._owner) // 3):
-        for u in range(len(s._owner)):  # the article's 1975 rule: the rest is neutral, 2 armies each
-            if s._owner[u] < 0:
-                s._owner[u] = game.players
-                s._armies[u] = 2
-        s._setup_left[game.players] = 0
-        _begin_placement(s, s._first)
-    elif claimed == len(s._owner):
-        _begin_placement(s, (p + 1) % game.players)
+def _claim(game: Game, pos: Position, t: int) -> None:
+    p = pos.player
+    pos.owner[t] = p
+    pos.armies[t] = 1
+    pos.setup_left[p] -= 1
+    claimed = len(pos.owner) - pos.owner.count(-1)
+    if game.two_player == "neutral_article" and claimed == 2 * (len(pos.owner) // 3):
+        for u in range(len(pos.owner)):  # the article's 1975 rule: the rest is neutral, 2 armies each
+            if pos.owner[u] < 0:
+                pos.owner[u] = game.players
+                pos.armies[u] = 2
+        pos.setup_left[game.players] = 0
+        _begin_placement(game, pos, pos.first)
+    elif claimed == len(pos.owner):
+        _begin_placement(game, pos, (p + 1) % game.players)
     else:
-        s._player = (p + 1) % game.players
+        pos.player = (p + 1) % game.players
 
 
 # -- chance ---------------------------------------------------------------------------------
 
 
-def apply_outcome(s: GameState, outcome: Any) -> None:
-    Phase = s._phase.__class__
-    game = s.game
-    phase = s._phase
-    if phase is Phase.BLITZ:  # a BattleOutcome (checked by apply, or drawn)
-        assert s._pending is not None
-        _, source, target, _, attacker, _ = s._pending
-        end_blitz(s, source, target, attacker, outcome.attackers_left, outcome.defenders_left)
-    elif phase is Phase.ROLL:
+def apply_outcome(game: Game, pos: Position, outcome: Any) -> None:
+    """Apply the outcome of chance node ``pos`` in place, and advance its generator one step."""
+    pos.rng = advance(pos.rng)
+    phase = pos.phase
+    if phase is _BLITZ:  # a BattleOutcome (checked by apply, or drawn)
+        assert pos.pending is not None
+        _, source, target, _, attacker, _ = pos.pending
+        end_blitz(game, pos, source, target, attacker, outcome.attackers_left, outcome.defenders_left)
+    elif phase is _ROLL:
         assert isinstance(outcome, RollOutcome)
-        assert s._pending is not None
-        _, source, target, dice, attacker, _ = s._pending
-        s._armies[source] -= outcome.attacker_losses
-        s._armies[target] -= outcome.defender_losses
-        s._pending = None
-        s._player = attacker
-        if s._armies[target] == 0:
-            _capture(s, source, target, dice if game.occupy_dice_rolled else 1)
+        assert pos.pending is not None
+        _, source, target, dice, attacker, _ = pos.pending
+        pos.armies[source] -= outcome.attacker_losses
+        pos.armies[target] -= outcome.defender_losses
+        pos.pending = None
+        pos.player = attacker
+        if pos.armies[target] == 0:
+            _capture(game, pos, source, target, dice if game.occupy_dice_rolled else 1)
             if game.decided_by_captures:
-                _check_missions(s)
+                _check_missions(game, pos)
         else:
-            s._phase = Phase.ATTACK
-    elif phase is Phase.DRAW:
+            pos.phase = _ATTACK
+    elif phase is _DRAW:
         assert isinstance(outcome, DrawCard)
-        s._deck.remove(outcome.card)
-        s._hands[s._player].append(outcome.card)
-        _next_turn(s)
-    elif phase is Phase.SETUP_ORDER:
+        pos.deck.remove(outcome.card)
+        pos.hands[pos.player].append(outcome.card)
+        _next_turn(game, pos)
+    elif phase is _SETUP_ORDER:
         rules = game.rules
         assert isinstance(outcome, FirstPlayer)
-        s._first = outcome.player
-        s._player = outcome.player
+        pos.first = outcome.player
+        pos.player = outcome.player
         if rules.missions != "none":  # 1993 Secret Mission: missions are dealt before the territories
-            s._phase, s._player = Phase.SETUP_MISSION, -1
+            pos.phase, pos.player = _SETUP_MISSION, -1
         else:
-            s._phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
-    elif phase is Phase.SETUP_DEAL and game.two_player == "neutral_1993":
+            pos.phase = _SETUP_CLAIM if _claiming(game) else _SETUP_DEAL
+    elif phase is _SETUP_DEAL and game.two_player == "neutral_1993":
         rules = game.rules
         # 1993 two-player game: the cards are dealt into three piles of 14; the players then choose piles.
         assert isinstance(outcome, DrawCard)
-        if not s._piles:
-            s._piles = [-1] * len(s._owner)
-        s._piles[game.index[outcome.card]] = s._dealt % 3
-        s._deck.remove(outcome.card)
-        s._dealt += 1
-        if s._dealt == len(s._owner):
-            s._phase, s._player = Phase.SETUP_PILE, s._first
+        if not pos.piles:
+            pos.piles = [-1] * len(pos.owner)
+        pos.piles[game.index[outcome.card]] = pos.dealt % 3
+        pos.deck.remove(outcome.card)
+        pos.dealt += 1
+        if pos.dealt == len(pos.owner):
+            pos.phase, pos.player = _SETUP_PILE, pos.first
             if rules.setup == "random":  # a random set-up leaves nothing to choose: piles in dealing order
-                _take_pile(s, 0, s._first)
-                _take_pile(s, 1, 1 - s._first)
-                _take_pile(s, 2, game.players)
-                s._piles = []
-                _begin_placement(s, s._first)
-    elif phase is Phase.SETUP_DEAL:
+                _take_pile(game, pos, 0, pos.first)
+                _take_pile(game, pos, 1, 1 - pos.first)
+                _take_pile(game, pos, 2, game.players)
+                pos.piles = []
+                _begin_placement(game, pos, pos.first)
+    elif phase is _SETUP_DEAL:
         assert isinstance(outcome, DrawCard)
-        owner = deal_schedule(game, s._first)[s._dealt]
+        owner = deal_schedule(game, pos.first)[pos.dealt]
         t = game.index[outcome.card]
-        s._deck.remove(outcome.card)
-        s._owner[t] = owner
+        pos.deck.remove(outcome.card)
+        pos.owner[t] = owner
         # The article's neutral territories hold 2 armies each (28 in all), as in the claimed set-up.
-        s._armies[t] = 2 if owner >= game.players and game.two_player == "neutral_article" else 1
-        s._setup_left[owner] -= s._armies[t]
-        s._dealt += 1
-        if s._dealt == len(s._owner):
-            _begin_placement(s, s._first)
-    elif phase is Phase.SETUP_PLACE:  # random set-up
+        pos.armies[t] = 2 if owner >= game.players and game.two_player == "neutral_article" else 1
+        pos.setup_left[owner] -= pos.armies[t]
+        pos.dealt += 1
+        if pos.dealt == len(pos.owner):
+            _begin_placement(game, pos, pos.first)
+    elif phase is _SETUP_PLACE:  # random set-up
         assert isinstance(outcome, PlaceArmies)
-        _place_setup(s, game.index[outcome.territory], outcome.armies)  # type: ignore[index]
-    elif phase is Phase.SETUP_MISSION:
+        _place_setup(game, pos, game.index[outcome.territory], outcome.armies)  # type: ignore[index]
+    elif phase is _SETUP_MISSION:
         assert isinstance(outcome, DrawCard)
-        s._missions.append(outcome.card)
-        if len(s._missions) == game.players:
-            s._player = s._first
-            s._phase = Phase.SETUP_CLAIM if _claiming(game) else Phase.SETUP_DEAL
+        pos.missions.append(outcome.card)
+        if len(pos.missions) == game.players:
+            pos.player = pos.first
+            pos.phase = _SETUP_CLAIM if _claiming(game) else _SETUP_DEAL
+
+
+def resolve_chance(game: Game, pos: Position) -> None:
+    """Sample and apply chance outcomes in place until a decision node or the end (``auto_chance``)."""
+    while is_chance(game, pos):
+        apply_outcome(game, pos, sample_outcome(game, pos))

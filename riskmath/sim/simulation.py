@@ -11,11 +11,13 @@ in a pool of ``n_jobs`` processes, or on any ``concurrent.futures.Executor``
 drawn from each game state's own generator (``auto_chance=True``), and whole
 battles are one draw when an agent blitzes.
 
-Games run on the fast in-place path of the rules model: one private state is
-changed action by action (``GameState.apply`` copies; this does not), and the
+Games run on the fast in-place path of the rules model
+(:mod:`riskmath.sim._loop`): the position of one private state is changed
+action by action (``GameState.apply`` copies; this does not), and the
 built-in agents, marked ``trusted``, decide straight from that state and are
 not checked (the legality tests cover them); other agents are shown a copy
-and checked, as before.  ``progress=True`` shows a tqdm progress bar.
+and every action they return is checked.  ``progress=True`` shows a tqdm
+progress bar.
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ import numpy as np
 from riskmath._validation import check_int
 from riskmath.agents import Agent
 from riskmath.errors import InvalidArgumentError
-from riskmath.game.chance import run_game
 from riskmath.game.game import Game
 from riskmath.game.state import GameState
+from riskmath.sim._loop import run_game
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,0 +1,287 @@
+"""The position of a game: one typed, slotted record that the engine reads and writes (no logic of play).
+
+A :class:`Position` holds everything that changes during a game; the
+:class:`~riskmath.game.game.Game` holds what does not (board, rules, card
+symbols, chance tables).  The engine modules (:mod:`~riskmath.game.transitions`,
+:mod:`~riskmath.game.legality`, :mod:`~riskmath.game.chance`,
+:mod:`~riskmath.game.serialise`, :mod:`~riskmath.game.missions`) are
+functions of ``(game, position)``; :class:`~riskmath.game.game.GameState` is
+the immutable public face that copies a position before every change.
+
+Territories, players and owners are integer ids throughout: territory ``t``
+is ``game.board.territories[t]``; owners ``0 .. players - 1`` are players,
+``players ..`` neutrals, ``-1`` nobody.
+
+A few queries that every engine module needs (:func:`room`,
+:func:`income`, :func:`most_to_move`) live here too, next to the fields
+they read.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from riskmath.game.phase import Phase
+
+if TYPE_CHECKING:
+    from riskmath.game.game import Game
+
+__all__ = ["FIELDS", "Capture", "PendingBattle", "Position", "income", "most_to_move", "room"]
+
+
+class PendingBattle(NamedTuple):
+    """An attack or blitz declared and not yet resolved (phases ``DEFEND``, ``ROLL`` and ``BLITZ``).
+
+    A tuple, so that the hot paths index it cheaply and JSON writes it as a
+    list of six values (the state format).
+    """
+
+    #: ``"attack"`` (one roll) or ``"blitz"`` (a whole battle).
+    kind: str
+    #: The attacking and the attacked territory.
+    source: int
+    target: int
+    #: An attack: the attacker's dice.  A blitz: ``stop_at``, the armies able to attack at which it stops.
+    dice: int
+    #: The attacking player (``Position.player`` is the defender while it chooses its dice).
+    attacker: int
+    #: An attack: the defender's dice, None until the defender has chosen them.  A blitz: None.
+    defence: int | None
+
+
+class Capture(NamedTuple):
+    """A territory just captured, into which the attacker now moves armies (phase ``OCCUPY``)."""
+
+    source: int
+    target: int
+    #: The fewest armies that must move in (the dice of the capturing roll, or 1; ``Rules.occupy_min``).
+    least: int
+
+
+#: The fields of a position, in the order of the state's JSON (``riskmath-state/1``).
+FIELDS = (
+    "phase", "player", "turn", "first", "owner", "armies", "hands", "deck", "discard", "sets_traded",
+    "pool", "bonus", "setup_left", "queue", "dealt", "captured", "bonus_taken", "pending", "occupy",
+    "trade_down", "alive", "killed_by", "winner", "missions", "capitals", "moved", "piles", "rng",
+)  # fmt: skip
+
+
+class Position:
+    """Everything that changes in a game of RISK, as plain Python values indexed by id.
+
+    A mutable record: the engine changes it in place.  The public API never
+    hands one out to be changed: :class:`~riskmath.game.game.GameState`
+    copies it (``copy()``) before every change, and ``GameState.position``
+    is read-only by contract.  Only the engine (``riskmath.game``) and the
+    in-place play loop of ``riskmath.sim`` write to a position.
+
+    Attributes
+    ----------
+    phase : Phase
+        Where the game is (:class:`~riskmath.game.phase.Phase`).
+    player : int
+        The player to decide; the defender while it chooses its dice
+        (``DEFEND``); ``-1`` (chance) before the first player is known and
+        while missions are dealt, and at the end.
+    turn : int
+        Player-turns begun so far (0 during the set-up).
+    first : int
+        The player who started the set-up (``-1`` until drawn).
+    owner : list of int
+        Owner of each territory (``-1`` before it is claimed or dealt).
+    armies : list of int
+        Armies on each territory (0 only on unowned territories, or on a
+        capture's target before the armies move in).
+    hands : list of list of str
+        Each player's cards: territory names or ``"wild"``.
+    deck, discard : list of str
+        The draw pile (in no meaningful order: draws are chance outcomes) and
+        the traded cards.  Deck, discard and hands always make up the full
+        deck (without the headquarters' cards in Capital RISK).
+    sets_traded : int
+        Sets traded so far by anyone (drives the escalating set values).
+    pool : int
+        Armies the current player still has to place this turn.
+    bonus : dict of int to int
+        Reserved for bonus armies pinned to a territory; empty in every
+        current rule set (kept for the state format).
+    setup_left : list of int
+        Starting armies each owner (players, then neutrals) has still to place.
+    queue : list of (int, int)
+        Set-up placements due this set-up turn, in order: ``(owner, armies)``.
+    dealt : int
+        Territory cards dealt so far in a dealt set-up.
+    captured : bool
+        Whether the current player captured a territory this turn (earns a card).
+    bonus_taken : int
+        Territory-card bonus armies received this turn.
+    pending : PendingBattle or None
+        The battle declared and not yet resolved (``DEFEND``, ``ROLL``, ``BLITZ``).
+    occupy : Capture or None
+        The capture whose armies are moving in (``OCCUPY``); None otherwise.
+    trade_down : bool
+        Whether the current player took a victim's cards and must trade down
+        (``TRADE_DOWN``) after moving into the capture.
+    alive : list of bool
+        Whether each player is still in the game.
+    killed_by : list of int
+        Who eliminated each player (``-1``: nobody yet).
+    winner : int or None
+        The winner once the game is over (None: running, or a draw).
+    missions : list of str
+        Secret missions, by player, once all are dealt (in dealing order before).
+    capitals : list of int
+        Headquarters: while the players choose, in the order of choice (from
+        ``first`` round the table); once all have chosen, indexed by player.
+    moved : list of int
+        Experts fortification: territories armies already moved out of or into this turn.
+    piles : list of int
+        1993 two-player deal: the pile (0-2) of each territory, ``-1`` once
+        taken; empty outside that set-up.
+    rng : int
+        The state of the SplitMix64 generator that draws chance outcomes
+        (``riskmath.game.chance``); advanced one step by every outcome.
+    """
+
+    __slots__ = FIELDS
+
+    phase: Phase
+    player: int
+    turn: int
+    first: int
+    owner: list[int]
+    armies: list[int]
+    hands: list[list[str]]
+    deck: list[str]
+    discard: list[str]
+    sets_traded: int
+    pool: int
+    bonus: dict[int, int]
+    setup_left: list[int]
+    queue: list[tuple[int, int]]
+    dealt: int
+    captured: bool
+    bonus_taken: int
+    pending: PendingBattle | None
+    occupy: Capture | None
+    trade_down: bool
+    alive: list[bool]
+    killed_by: list[int]
+    winner: int | None
+    missions: list[str]
+    capitals: list[int]
+    moved: list[int]
+    piles: list[int]
+    rng: int
+
+    @classmethod
+    def initial(cls, territories: int, players: int, deck: list[str], setup_left: list[int], rng: int) -> Position:
+        """The position before the set-up: nothing owned, the whole territory deck to deal, ``SETUP_ORDER`` next."""
+        pos = cls.__new__(cls)
+        pos.phase = Phase.SETUP_ORDER
+        pos.player = -1
+        pos.turn = 0
+        pos.first = -1
+        pos.owner = [-1] * territories
+        pos.armies = [0] * territories
+        pos.hands = [[] for _ in range(players)]
+        pos.deck = deck
+        pos.discard = []
+        pos.sets_traded = 0
+        pos.pool = 0
+        pos.bonus = {}
+        pos.setup_left = setup_left
+        pos.queue = []
+        pos.dealt = 0
+        pos.captured = False
+        pos.bonus_taken = 0
+        pos.pending = None
+        pos.occupy = None
+        pos.trade_down = False
+        pos.alive = [True] * players
+        pos.killed_by = [-1] * players
+        pos.winner = None
+        pos.missions = []
+        pos.capitals = []
+        pos.moved = []
+        pos.piles = []
+        pos.rng = rng
+        return pos
+
+    def copy(self) -> Position:
+        """An independent copy (lists copied; the immutable values shared)."""
+        new = Position.__new__(Position)
+        new.phase, new.player, new.turn, new.first = self.phase, self.player, self.turn, self.first
+        new.owner = self.owner[:]
+        new.armies = self.armies[:]
+        new.hands = [hand[:] for hand in self.hands]
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.sets_traded, new.pool = self.sets_traded, self.pool
+        new.bonus = dict(self.bonus)
+        new.setup_left = self.setup_left[:]
+        new.queue = self.queue[:]
+        new.dealt, new.captured, new.bonus_taken = self.dealt, self.captured, self.bonus_taken
+        new.pending, new.occupy, new.trade_down = self.pending, self.occupy, self.trade_down
+        new.alive = self.alive[:]
+        new.killed_by = self.killed_by[:]
+        new.winner = self.winner
+        new.missions = self.missions[:]
+        new.capitals = self.capitals[:]
+        new.moved = self.moved[:]
+        new.piles = self.piles[:]
+        new.rng = self.rng
+        return new
+
+    def as_tuple(self) -> tuple[Any, ...]:
+        """The fields as nested tuples, in :data:`FIELDS` order (for equality)."""
+        values = []
+        for name in FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            elif isinstance(value, dict):
+                value = tuple(sorted(value.items()))
+            values.append(value)
+        return tuple(values)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.as_tuple() == other.as_tuple()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"<Position turn {self.turn}, {self.phase.name}, player {self.player}>"
+
+
+def room(game: Game, pos: Position, t: int, setup: bool = False) -> int:
+    """Armies territory ``t`` can still take under the cap (the set-up cap with ``setup``)."""
+    cap = game.setup_cap if setup else game.cap
+    armies = pos.armies[t]
+    return cap - armies if cap > armies else 0
+
+
+def most_to_move(game: Game, pos: Position, source: int, target: int) -> int:
+    """The most armies that may move from ``source`` into ``target``: all but one, within the target's cap.
+
+    The upper bound of an ``Occupy`` (and of a ``Fortify`` along one move).
+    """
+    armies = pos.armies
+    spare = game.cap - armies[target]
+    movable = armies[source] - 1
+    return movable if movable < spare else spare if spare > 0 else 0
+
+
+def income(game: Game, pos: Position, player: int) -> int:
+    """Armies ``player`` receives for its territories and whole continents (before cards)."""
+    owner = pos.owner
+    bonus = 0
+    for value, members in game.continents:
+        for t in members:
+            if owner[t] != player:
+                break
+        else:
+            bonus += value
+    return game.rules.reinforcements(owner.count(player)) + bonus

@@ -1,0 +1,124 @@
+"""The in-place play loop (private): one game between agents on one private state, no copy per action.
+
+:func:`run_game` is what :func:`riskmath.play` and :func:`riskmath.simulate`
+use.  It holds one private :class:`~riskmath.game.game.GameState` and changes
+its :class:`~riskmath.game.position.Position` in place through the engine's
+functions (:func:`~riskmath.game.transitions.apply_action`,
+:func:`~riskmath.game.transitions.resolve_chance`), the same transitions
+``GameState.apply`` runs on a copy.  Agents marked ``trusted`` (the built-in
+ones, whose legality the test suite checks over thousands of games in every
+rule variant) see that live state and their actions are applied unchecked;
+any other agent is shown a copy and every action it returns is checked.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from riskmath.errors import IllegalActionError
+from riskmath.game.chance import UNIT, battle, step
+from riskmath.game.codec import Checked, to_action, to_engine
+from riskmath.game.game import Game, GameState
+from riskmath.game.legality import check_action
+from riskmath.game.phase import Phase
+from riskmath.game.position import most_to_move
+from riskmath.game.transitions import apply_action, end_blitz, occupy, resolve_chance
+
+Decide = Callable[[GameState, random.Random], Checked]
+
+# The phases where an agent decides; after any other the loop resolves chance.
+_DECISIONS = (Phase.ATTACK, Phase.OCCUPY, Phase.REINFORCE, Phase.FORTIFY, Phase.TRADE_DOWN, Phase.DEFEND)
+
+
+def fast_decider(agent: Any) -> Decide | None:
+    """The agent's ``_decide`` (checked actions straight from the live state), if it may be used.
+
+    Only for a trusted agent whose ``act`` comes from the same class as its
+    ``_decide`` (a subclass that overrides ``act`` is asked through ``act``).
+    """
+    if getattr(agent, "trusted", False) is not True:
+        return None
+    for klass in type(agent).__mro__:
+        if "act" in vars(klass):
+            decide: Decide | None = getattr(agent, "_decide", None) if "_decide" in vars(klass) else None
+            return decide
+    return None
+
+
+def run_game(
+    game: Game,
+    agents: Sequence[Any],
+    seed: int,
+    rngs: Sequence[random.Random],
+    *,
+    keep_actions: bool,
+    snapshot: Callable[[GameState], dict[str, Any]] | None = None,
+) -> tuple[GameState, list[Any], list[dict[str, Any]]]:
+    """Play one game in place: the final state, the decisions (if kept) and the per-turn snapshots."""
+    agents = copy.deepcopy(list(agents))  # fresh agents: no game depends on the games played before it here
+    state = GameState.initial(game, seed=seed, auto_chance=True)
+    pos = state.position  # the live record: changed in place below, shown to trusted agents through ``state``
+    deciders = [fast_decider(agent) for agent in agents]
+    trusted = [getattr(agent, "trusted", False) is True for agent in agents]
+    # A fast agent that always moves every army it can into a capture says so; the loop then occupies for it.
+    moves_all = [
+        decide is not None and getattr(agent, "_occupies_all", False)
+        for decide, agent in zip(deciders, agents, strict=True)
+    ]
+    actions: list[Any] = []
+    snapshots: list[dict[str, Any]] = []
+    turn = 0
+    game_over, occupying, decisions = Phase.GAME_OVER, Phase.OCCUPY, _DECISIONS
+    while pos.phase is not game_over:
+        if snapshot is not None and pos.turn != turn:
+            turn = pos.turn
+            snapshots.append(snapshot(state))
+        player = pos.player
+        decide = deciders[player]
+        if decide is not None:
+            checked = decide(state, rngs[player])
+            if keep_actions:
+                actions.append(checked)
+        else:
+            agent = agents[player]
+            if trusted[player]:
+                action = agent.act(state, rngs[player])
+                try:
+                    checked = to_engine(game, action)
+                except TypeError:
+                    message = f"agent {agent.name!r} in seat {player}: {action!r} is not an action"
+                    raise IllegalActionError(message) from None
+            else:
+                action = agent.act(GameState(game, pos.copy(), auto_chance=True), rngs[player])
+                try:
+                    checked = check_action(game, pos, action)
+                except IllegalActionError as error:
+                    raise IllegalActionError(f"agent {agent.name!r} in seat {player}: {error}") from None
+            if keep_actions:
+                actions.append(action)
+        if checked[0] == "blitz":
+            # What apply_action and resolve_chance do for a blitz (the commonest action), without the detour
+            # through the BLITZ phase: the generator's next number, the battle drawn from it, the generator one
+            # step on, the outcome applied.
+            _, source, target, stop_at = checked
+            rng = pos.rng
+            pos.rng, z = step(rng)
+            x = (z >> 11) * UNIT  # splitmix64(rng), one call less per blitz
+            armies = pos.armies
+            outcome = battle(game, armies[source] - 1, armies[target], stop_at, x, rng)
+            end_blitz(game, pos, source, target, player, outcome.attackers_left, outcome.defenders_left)
+            if pos.phase is occupying and moves_all[player]:  # the agent's decision, known in advance
+                moved = most_to_move(game, pos, source, target)
+                if keep_actions:
+                    actions.append(("occupy", moved))
+                occupy(game, pos, moved)
+        else:
+            apply_action(game, pos, checked)
+            if pos.phase not in decisions:
+                resolve_chance(game, pos)
+    if keep_actions:
+        actions = [to_action(game, a) if isinstance(a, tuple) else a for a in actions]
+    return state, actions, snapshots
