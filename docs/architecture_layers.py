@@ -23,7 +23,7 @@ LAYERS = [
     (
         "game",
         "the rules model",
-        "board  cards  rules  missions  actions  phase  game  state  legality  transitions  chance  serialise",
+        "board  cards  rules  missions  actions  phase  game  state  legality  transitions  chance  serialize",
     ),
     ("evaluate", "positions valued from the odds", "outlook  _routes"),
     ("agents", "who decides for a seat", "basic (random, aggressive)  odds  search"),

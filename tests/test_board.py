@@ -1,7 +1,7 @@
 """The map: the classic board against public map data, the 1999 misprint, aliases, validation and JSON.
 
 Reference data are written out from the map data of docs/sources.rst: the territory list in id order, the
-neighbour lists and the 14 borders between continents of the 83 borders on which four independent implementations
+neighbor lists and the 14 borders between continents of the 83 borders on which four independent implementations
 agree exactly [M1]-[M4] (and which match the 1993 rules' examples [R1]); the 1999 misprint [R11a].
 """
 
@@ -35,7 +35,7 @@ CONTINENT_NAMES = ["North America", "South America", "Europe", "Africa", "Asia",
 BY_CONTINENT = [[t.strip() for t in part.split(",")] for part in TERRITORIES.split("|")]
 ORDER = [t for part in BY_CONTINENT for t in part]
 
-# The neighbour lists of the 83 borders of [M1]-[M4] (docs/sources.rst).
+# The neighbor lists of the 83 borders of [M1]-[M4] (docs/sources.rst).
 NEIGHBOURS = """
 Alaska: 3 -> Northwest Territory, Alberta, Kamchatka
 Northwest Territory: 4 -> Alaska, Greenland, Alberta, Ontario
@@ -82,7 +82,7 @@ Eastern Australia: 2 -> New Guinea, Western Australia
 """
 
 
-def parse_neighbours(text: str) -> dict[str, tuple[int, tuple[str, ...]]]:
+def parse_neighbors(text: str) -> dict[str, tuple[int, tuple[str, ...]]]:
     result = {}
     for line in text.strip().splitlines():
         name, rest = line.split(": ")
@@ -91,7 +91,7 @@ def parse_neighbours(text: str) -> dict[str, tuple[int, tuple[str, ...]]]:
     return result
 
 
-EXPECTED = parse_neighbours(NEIGHBOURS)
+EXPECTED = parse_neighbors(NEIGHBOURS)
 EXPECTED_EDGES = {frozenset((a, b)) for a, (_, ns) in EXPECTED.items() for b in ns}
 
 # The 14 borders between continents, from the same 83 borders ([M1]-[M4]).
@@ -159,18 +159,18 @@ class TestClassicInvariants:
         assert sum(len(classic.neighbors(t)) for t in classic) == 166
         assert int(classic.adjacency.sum()) == 166
 
-    def test_every_neighbour_list_as_in_the_fact_sheet(self, classic):
+    def test_every_neighbor_list_as_in_the_fact_sheet(self, classic):
         assert set(EXPECTED) == set(ORDER)
-        for territory, (degree, neighbours) in EXPECTED.items():
-            assert classic.neighbors(territory) == neighbours, territory
+        for territory, (degree, neighbors) in EXPECTED.items():
+            assert classic.neighbors(territory) == neighbors, territory
             assert len(classic.neighbors(territory)) == degree, territory
 
-    def test_border_set_matches_the_neighbour_lists(self, classic):
+    def test_border_set_matches_the_neighbor_lists(self, classic):
         assert {frozenset(pair) for pair in classic.borders} == EXPECTED_EDGES
         assert len(EXPECTED_EDGES) == 83
 
     @pytest.mark.parametrize(
-        ("territory", "neighbours"),
+        ("territory", "neighbors"),
         [
             ("Greenland", ("Northwest Territory", "Ontario", "Quebec", "Iceland")),
             ("Alaska", ("Northwest Territory", "Alberta", "Kamchatka")),
@@ -178,9 +178,9 @@ class TestClassicInvariants:
             ("Madagascar", ("East Africa", "South Africa")),
         ],
     )
-    def test_rulebook_examples(self, classic, territory, neighbours):
+    def test_rulebook_examples(self, classic, territory, neighbors):
         # 1993 rules: Greenland attacks exactly these four; Alaska-Kamchatka across the board edge.
-        assert classic.neighbors(territory) == neighbours
+        assert classic.neighbors(territory) == neighbors
 
     def test_borders_listed_once_in_id_order(self, classic):
         ids = [(classic.index(a), classic.index(b)) for a, b in classic.borders]

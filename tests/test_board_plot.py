@@ -157,7 +157,7 @@ class TestLayout:
         assert np.all(np.isfinite(xy))
         assert xy.min() == pytest.approx(0.0, abs=1e-9)
         assert xy.max() == pytest.approx(100.0)
-        # Bute sits between its two neighbours.
+        # Bute sits between its two neighbors.
         assert np.linalg.norm(xy[0] - xy[2]) > max(np.linalg.norm(xy[0] - xy[1]), np.linalg.norm(xy[1] - xy[2]))
 
     def test_spring_layout_of_the_classic_graph_keeps_territories_apart(self):

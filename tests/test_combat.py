@@ -80,16 +80,16 @@ def test_ids_and_aliases_name_territories():
     assert by_id.phase is rm.Phase.ROLL
 
 
-@pytest.mark.parametrize(("defenders", "defence"), [(1, 1), (2, 2), (7, 2)])
+@pytest.mark.parametrize(("defenders", "defense"), [(1, 1), (2, 2), (7, 2)])
 @pytest.mark.parametrize("dice", [1, 2, 3])
-def test_roll_outcomes_are_the_exact_odds(dice, defenders, defence):
+def test_roll_outcomes_are_the_exact_odds(dice, defenders, defense):
     # 1993 rules [R1]: the defender throws min(2, defenders) dice by default; the chance node is roll_odds exactly.
     state = duel(4, defenders).apply(rm.Attack("Alaska", "Kamchatka", dice))
     assert state.phase is rm.Phase.ROLL
     assert state.is_chance_node()
     assert state.current_player == -1
     outcomes = dict(state.chance_outcomes())
-    expected = {rm.RollOutcome(a, d): p for (a, d), p in rm.roll_odds(dice, defence).items()}
+    expected = {rm.RollOutcome(a, d): p for (a, d), p in rm.roll_odds(dice, defense).items()}
     assert outcomes == expected
     assert all(isinstance(p, rm.Fraction) for p in outcomes.values())
     assert sum(outcomes.values()) == 1
@@ -138,7 +138,7 @@ def test_defender_decides_its_dice():
 
 
 def test_opponent_rolls_for_a_neutral_in_a_two_player_game():
-    # 1993 two-player rules [R1] [R3b]: "When you attack a neutral territory, your opponent rolls its defence dice."
+    # 1993 two-player rules [R1] [R3b]: "When you attack a neutral territory, your opponent rolls its defense dice."
     game = rm.Game(2, defender_decides=True)
     state = duel(5, 2, game, owner={"Kamchatka": 2, "Japan": 1, "Alberta": 1}, default_owner=lambda t: t % 2)
     assert state.owner("Kamchatka") == 2

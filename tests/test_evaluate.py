@@ -29,7 +29,7 @@ def position(**kwargs):
     return build(game, owner=owner, default_owner=2, armies={"Siam": 8, "Indonesia": 3}, default_armies=2, **kwargs)
 
 
-def test_threat_is_the_battle_of_the_strongest_neighbour():
+def test_threat_is_the_battle_of_the_strongest_neighbor():
     state = position()
     table = threats(state)
     row = table.loc["Indonesia"]
@@ -41,7 +41,7 @@ def test_threat_is_the_battle_of_the_strongest_neighbour():
         7,
     )
     assert row["fall_probability"] == pytest.approx(rm.battle(7, 3).win_probability, abs=1e-12)
-    # Interior territories have no enemy neighbour.
+    # Interior territories have no enemy neighbor.
     assert pd.isna(table.loc["Eastern Australia", "attacker"])
     assert table.loc["Eastern Australia", "fall_probability"] == 0.0
     # Mongolia borders only Asian territories, all player 1's: no threat.

@@ -1,4 +1,4 @@
-"""Planning queries: armies needed, combined attacks, defence allocations."""
+"""Planning queries: armies needed, combined attacks, defense allocations."""
 
 from __future__ import annotations
 

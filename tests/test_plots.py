@@ -114,8 +114,8 @@ def test_odds_heatmap_annotations_are_readable():
         light_cell = 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5
         if light_cell:
             assert to_rgba(text.get_color()) == to_rgba("black")
-    colours = {to_rgba(t.get_color()) for t in ax.texts}
-    assert colours == {to_rgba("black"), to_rgba("white")}  # the table has dark and light cells
+    colors = {to_rgba(t.get_color()) for t in ax.texts}
+    assert colors == {to_rgba("black"), to_rgba("white")}  # the table has dark and light cells
 
 
 def test_odds_heatmap_percentages_never_round_to_certainty():
@@ -146,8 +146,8 @@ def test_roll_outcomes_three_against_two():
     labels = [label.get_text() for label in ax.get_xticklabels()]
     assert labels == ["A loses 2", "each loses 1", "D loses 2"]
     assert bar_heights(ax) == pytest.approx([float(odds[(2, 0)]), float(odds[(1, 1)]), float(odds[(0, 2)])])
-    colours = [bar.get_facecolor() for bar in ax.patches]
-    assert colours == [to_rgba(plots.DEFENDER_COLOUR), to_rgba(plots.EVEN_COLOUR), to_rgba(plots.ATTACKER_COLOUR)]
+    colors = [bar.get_facecolor() for bar in ax.patches]
+    assert colors == [to_rgba(plots.DEFENDER_COLOUR), to_rgba(plots.EVEN_COLOUR), to_rgba(plots.ATTACKER_COLOUR)]
     # Each bar labelled with its exact probability.
     assert "1445/3888" in {line for text in ax.texts for line in text.get_text().splitlines()}
 
@@ -194,8 +194,8 @@ def test_battle_outcomes_heights_are_the_final_distribution():
     for d in range(1, 4):
         assert bars[-d] == pytest.approx(outcomes.get((0, d), 0.0))
     assert sum(bar.get_height() for bar in ax.patches) == pytest.approx(1.0)
-    colours = {bar.get_facecolor() for bar in ax.patches if bar.get_x() > 0}
-    assert colours == {to_rgba(plots.ATTACKER_COLOUR)}
+    colors = {bar.get_facecolor() for bar in ax.patches if bar.get_x() > 0}
+    assert colors == {to_rgba(plots.ATTACKER_COLOUR)}
     assert legend_texts(ax) == ["attacker wins: attackers left", "defender holds: defenders left"]
     assert f"{b.win_probability:.1%}" in ax.get_title()
     assert ax.get_xticklabels()  # tick labels are the counts, without sign

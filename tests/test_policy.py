@@ -30,7 +30,7 @@ def evaluate(policy, u):
                 if action == STOP:
                     total += p * u(a, d)
                     continue
-                for e, q in policy.defence(a, d).items():
+                for e, q in policy.defense(a, d).items():
                     odds = policy.rules.roll_odds(action, e)
                     total += p * q * sum(r * values[(a - i, d - j)] for (i, j), r in odds.items())
             values[(a, d)] = total

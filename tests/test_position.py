@@ -52,7 +52,7 @@ def test_pending_battle_is_a_named_record():
     after = state.apply(attack)
     pending = after.pending
     assert isinstance(pending, PendingBattle)
-    assert (pending.kind, pending.attacker, pending.defence) == ("attack", state.current_player, None)
+    assert (pending.kind, pending.attacker, pending.defense) == ("attack", state.current_player, None)
     assert after.game.board.territories[pending.source] == attack.source
     # JSON keeps the six-value list of the state format
     data = json.loads(after.to_json())

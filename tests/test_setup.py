@@ -272,7 +272,7 @@ def test_neutrals_2003_two_player_setup():
 
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_secret_mission_setup_deals_missions(players):
-    # [R1] [R3a]: missions first (the 12-card US deck without the destroy cards of absent colours; one each),
+    # [R1] [R3a]: missions first (the 12-card US deck without the destroy cards of absent colors; one each),
     # then the territories are dealt and the armies placed.
     game = rm.Game(players, rm.Rules.preset("us_1993_secret_mission"))
     state = game.new_initial_state(seed=players).apply(rm.FirstPlayer(0))

@@ -65,8 +65,8 @@ def test_timeline_draws_one_line_per_owner_with_the_history(record):
 
 def test_timeline_colours_and_legend(record):
     axes = game_timeline(record)
-    colours = [[line.get_color() for line in ax.get_lines()] for ax in axes]
-    assert colours[0] == colours[1] == colours[2] == list(OWNER_COLORS[:3])  # the board's colors
+    colors = [[line.get_color() for line in ax.get_lines()] for ax in axes]
+    assert colors[0] == colors[1] == colors[2] == list(OWNER_COLORS[:3])  # the board's colors
     legend = axes[0].get_legend()
     assert [text.get_text() for text in legend.get_texts()] == ["player 0", "player 1", "player 2"]
     assert legend.get_title().get_text() == "a draw after 30 turns"

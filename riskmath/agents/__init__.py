@@ -19,7 +19,7 @@ built-in agent that overrides ``act`` is not trusted unless it says so.
 
 Built in: :class:`RandomAgent` (uniform over the legal actions),
 :class:`AggressiveAgent` (a simple heuristic: mass on the front, attack the
-weakest neighbour while clearly stronger), :class:`~riskmath.agents.OddsAgent`
+weakest neighbor while clearly stronger), :class:`~riskmath.agents.OddsAgent`
 (decides by the exact battle and conquest odds, :mod:`riskmath.evaluate`)
 and :class:`~riskmath.agents.SearchAgent` (Monte Carlo rollouts over the
 attack decisions).  Agents must be picklable to run in worker processes;

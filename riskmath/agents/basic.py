@@ -90,7 +90,7 @@ class AggressiveAgent(_BuiltIn):
     Reinforcements (and set-up armies) go on the own territory with the most
     armies among those bordering an enemy (ties: the first name in
     alphabetical order); sets are traded as soon as they can be.  It blitzes from its
-    strongest front territory into the weakest enemy neighbour while it has
+    strongest front territory into the weakest enemy neighbor while it has
     ``ratio`` times the defenders' armies (and at least 2 more), moves every
     army it can into a captured territory, and does not fortify.  Defending,
     it throws the most dice it may.  Territories are claimed at random, the

@@ -12,15 +12,15 @@ It decides from :mod:`riskmath.evaluate` and the battle and conquest odds:
   gets up to half the armies on its most threatened territories.
 - **Attack.** Follow the plan's routes in order while the exact chance of
   finishing the rest of the route (:func:`riskmath.conquest`) is at least
-  ``continue_threshold``; then attack any neighbour it beats with
+  ``continue_threshold``; then attack any neighbor it beats with
   probability ``attack_threshold`` or more (``card_threshold`` while it has
   captured nothing this turn).  Opportunistic attacks blitz with a stop
   threshold: the stack stops when a third of it is left.
 - **Occupy.** Everything moves on when the plan continues from the captured
   territory or the source has no enemy left next to it; otherwise the
-  source keeps enough armies that its strongest rival neighbour beats it
+  source keeps enough armies that its strongest rival neighbor beats it
   with probability at most ``attack_threshold`` (as far as it can).
-- **Fortify.** One move of the largest interior stack (no enemy neighbour)
+- **Fortify.** One move of the largest interior stack (no enemy neighbor)
   to the reachable border territory most likely to fall.
 - **Set-up.** Claims territories in the continent where it holds the
   largest share (small continents first on ties) and places on its most

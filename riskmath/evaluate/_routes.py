@@ -15,7 +15,7 @@ Path = tuple[int, ...]
 def longest_paths(nbrs: Sequence[Sequence[int]], targets: set[int], starts: Sequence[int]) -> list[tuple[int, ...]]:
     """Simple paths through ``targets`` from any of ``starts``: the longest found, up to ``ROUTES_TRIED``.
 
-    Depth-first, trying first the neighbour with the fewest onward choices
+    Depth-first, trying first the neighbor with the fewest onward choices
     (Warnsdorff's rule), which finds a path through every target quickly
     when one exists; stops after ``SEARCH_LIMIT`` expansions.
     """

@@ -44,7 +44,7 @@ def _is_rival(state: GameState, owner: int, other: int) -> bool:
 
 
 def _strongest_attackers(state: GameState, reinforcements: bool) -> list[tuple[int, int] | None]:
-    """Per territory: (armies able to attack, territory) of its strongest rival neighbour, or None."""
+    """Per territory: (armies able to attack, territory) of its strongest rival neighbor, or None."""
     game = state.game
     owners, armies = _lists(state)
     income = {p: state.reinforcements(p) for p in range(game.players)} if reinforcements else {}
@@ -65,7 +65,7 @@ def _strongest_attackers(state: GameState, reinforcements: bool) -> list[tuple[i
 def _fall_probabilities(
     state: GameState, reinforcements: bool, strongest: list[tuple[int, int] | None] | None = None
 ) -> list[float]:
-    """Per territory, the chance it falls to its strongest rival neighbour (``strongest`` if already found)."""
+    """Per territory, the chance it falls to its strongest rival neighbor (``strongest`` if already found)."""
     combat = state.game.rules.combat
     armies = _lists(state)[1]
     if strongest is None:
@@ -74,7 +74,7 @@ def _fall_probabilities(
 
 
 def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
-    """For every territory, how likely it is to fall next turn to its strongest enemy neighbour.
+    """For every territory, how likely it is to fall next turn to its strongest enemy neighbor.
 
     Parameters
     ----------
@@ -89,7 +89,7 @@ def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by ``territory``: ``owner``, ``armies``, ``attacker`` (the
-        enemy neighbour with the most armies, missing if none), ``attacker_owner``,
+        enemy neighbor with the most armies, missing if none), ``attacker_owner``,
         ``attackers`` (its armies able to attack) and ``fall_probability``
         (``riskmath.battle(attackers, armies).win_probability``; 0 when no
         enemy borders it).  Neutral owners never attack.
@@ -342,7 +342,7 @@ def _evaluate_routes(state: GameState, player: int, paths: list[tuple[int, ...]]
 def hold_probability(state: GameState, player: int, continent: str) -> float:
     """Chance that none of the continent's territories falls in the rivals' next turns.
 
-    Each territory faces its strongest rival neighbour, reinforced with that
+    Each territory faces its strongest rival neighbor, reinforced with that
     rival's territory and continent armies, and the attacks are treated as
     independent: the product of ``1 - fall_probability``.  0 if ``player``
     does not hold the continent.
@@ -527,7 +527,7 @@ def position_value(state: GameState, *, weights: Mapping[str, float] | None = No
       fixed table);
     - ``exposure``: the expected number of the player's territories that
       fall in the rivals' next turns, as a share of all territories held by
-      players; each territory faces its strongest rival neighbour reinforced
+      players; each territory faces its strongest rival neighbor reinforced
       with all its owner's territory and continent armies (:func:`threats`
       with ``reinforcements=True``; pessimistic, since a rival cannot place
       everything everywhere), and the falls are summed as if independent.

@@ -45,7 +45,7 @@ def _suggest(key: str, options: Mapping[str, str]) -> str:
 
 
 def _aliases(what: str, raw: object, target: str, names: Mapping[str, str]) -> dict[str, str]:
-    """Validate an alias table against the normalised -> canonical ``names``."""
+    """Validate an alias table against the normalized -> canonical ``names``."""
     result: dict[str, str] = {}
     taken: dict[str, str] = {}
     for alias, canonical in _mapping(f"{what}es", raw).items():

@@ -41,7 +41,7 @@ A board is a JSON object (or, for ``Board.from_dict``, a dict); annotated::
 Every territory is in exactly one continent.  A border is an unordered pair, so
 symmetry holds by construction; ``["B", "A"]`` is the same border as ``["A", "B"]``
 and listing a border twice (in either order) is an error, a likely typo (dedupe
-neighbour lists with ``{frozenset(p) for p in ...}``).  Borders, aliases and
+neighbor lists with ``{frozenset(p) for p in ...}``).  Borders, aliases and
 ``territories`` use canonical names exactly.  ``positions`` gives every
 territory (or none) a drawing position ``[x, y]``: two finite numbers, ``x``
 growing eastwards across a map about ``0..100`` wide and ``y`` northwards;
@@ -223,7 +223,7 @@ class Board:
         # Continents and their territories.
         continents: list[tuple[str, int, list[str]]] = []
         owner: dict[str, str] = {}  # territory -> continent
-        seen: dict[str, str] = {}  # normalised territory name -> canonical
+        seen: dict[str, str] = {}  # normalized territory name -> canonical
         seen_continent: dict[str, str] = {}
         raw_continents = _list("continents", data["continents"])
         if not raw_continents:
@@ -486,7 +486,7 @@ class Board:
         return bool(self.adjacency[self.index(a), self.index(b)])
 
     def border_territories(self, continent: str) -> tuple[str, ...]:
-        """Territories of ``continent`` (name or alias) with a neighbour in another continent, in id order."""
+        """Territories of ``continent`` (name or alias) with a neighbor in another continent, in id order."""
         c = self._continent(continent)
         inside = frozenset(c.ids)
         return tuple(self.territories[i] for i in c.ids if any(j not in inside for j in self._nbrs[i]))

@@ -127,10 +127,10 @@ def _placeable(game: Game, pos: Position) -> list[int]:
 def chance_table(game: Game, pos: Position) -> ChanceTable:
     """The cached table of a roll or blitz node."""
     assert pos.pending is not None
-    _, source, target, third, _, defence = pos.pending
+    _, source, target, third, _, defense = pos.pending
     if pos.phase is Phase.ROLL:
-        assert defence is not None
-        return game.roll_table(third, defence)
+        assert defense is not None
+        return game.roll_table(third, defense)
     return game.blitz_table(pos.armies[source] - 1, pos.armies[target], third)
 
 

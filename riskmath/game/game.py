@@ -22,7 +22,7 @@ The two classes share this module because each builds the other
 engine below them is functions of ``(game, position)``:
 :mod:`~riskmath.game.codec` (actions to the engine's form and back),
 :mod:`~riskmath.game.legality`, :mod:`~riskmath.game.transitions`,
-:mod:`~riskmath.game.chance` and :mod:`~riskmath.game.serialise`.
+:mod:`~riskmath.game.chance` and :mod:`~riskmath.game.serialize`.
 :mod:`riskmath.game.state` is the documented import path of
 :class:`GameState`.
 """
@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-import riskmath.game.serialise as serialise
+import riskmath.game.serialize as serialize
 from riskmath._validation import check_int
 from riskmath.errors import IllegalActionError, InvalidArgumentError, RiskmathError, RulesError, StateError
 from riskmath.game.actions import BattleOutcome, RollOutcome
@@ -608,10 +608,10 @@ class GameState:
         who = self.game.owner_name(pos.player) if pos.player >= 0 else "nobody"
         return IllegalActionError(f"{action!r} is illegal in {pos.phase.name} for {who}: {reason}")
 
-    # -- serialisation ----------------------------------------------------------------
+    # -- serialization ----------------------------------------------------------------
     def to_json(self) -> str:
         """The state (and its game) as JSON; :meth:`from_json` reads it back."""
-        return serialise.to_json(self.game, self.position, self._auto)
+        return serialize.to_json(self.game, self.position, self._auto)
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
@@ -622,12 +622,12 @@ class GameState:
         StateError
             If the JSON is malformed or describes an impossible state.
         """
-        data = serialise.parse(text)
+        data = serialize.parse(text)
         try:
             game = Game.from_dict(data["game"])
         except (RiskmathError, KeyError, TypeError) as error:
             raise StateError(f"bad game description: {error}") from None
-        position = serialise.position_from_data(game, data)
+        position = serialize.position_from_data(game, data)
         return cls(game, position, auto_chance=bool(data["auto_chance"]))
 
     def problems(self) -> list[str]:
@@ -639,7 +639,7 @@ class GameState:
         territory.  States built by ``apply`` are always sound; this is for
         states loaded or edited by hand.
         """
-        return serialise.problems(self.game, self.position)
+        return serialize.problems(self.game, self.position)
 
 
 def _read_only(values: list[int]) -> np.ndarray:

@@ -14,7 +14,7 @@ Missions are named by short ids (the card texts are in the docs):
   into ``occupy_24`` (``Rules.mission_target_killed_by_other``).
 
 The US 1993 deck has 12 cards (the two "+1" missions are left out, per the
-Risk FAQ), the European deck 14; destroy cards of colours not in play are
+Risk FAQ), the European deck 14; destroy cards of colors not in play are
 removed before the deal, so the game deals from ``missions_for(...)``.
 """
 

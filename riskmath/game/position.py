@@ -4,7 +4,7 @@ A :class:`Position` holds everything that changes during a game; the
 :class:`~riskmath.game.game.Game` holds what does not (board, rules, card
 symbols, chance tables).  The engine modules (:mod:`~riskmath.game.transitions`,
 :mod:`~riskmath.game.legality`, :mod:`~riskmath.game.chance`,
-:mod:`~riskmath.game.serialise`, :mod:`~riskmath.game.missions`) are
+:mod:`~riskmath.game.serialize`, :mod:`~riskmath.game.missions`) are
 functions of ``(game, position)``; :class:`~riskmath.game.game.GameState` is
 the immutable public face that copies a position before every change.
 
@@ -46,7 +46,7 @@ class PendingBattle(NamedTuple):
     #: The attacking player (``Position.player`` is the defender while it chooses its dice).
     attacker: int
     #: An attack: the defender's dice, None until the defender has chosen them.  A blitz: None.
-    defence: int | None
+    defense: int | None
 
 
 class Capture(NamedTuple):

@@ -368,12 +368,12 @@ def apply_action(game: Game, pos: Position, checked: tuple[Any, ...]) -> None:
                 pos.pending = PendingBattle("attack", source, target, dice, pos.player, None)
                 pos.phase, pos.player = _DEFEND, chooser
                 return
-        defence = min(rules.combat.defender_max_dice, pos.armies[target])
-        pos.pending = PendingBattle("attack", source, target, dice, pos.player, defence)
+        defense = min(rules.combat.defender_max_dice, pos.armies[target])
+        pos.pending = PendingBattle("attack", source, target, dice, pos.player, defense)
         pos.phase = _ROLL
     elif kind == "defend":
         assert pos.pending is not None
-        pos.pending = pos.pending._replace(defence=checked[1])
+        pos.pending = pos.pending._replace(defense=checked[1])
         pos.player = pos.pending.attacker
         pos.phase = _ROLL
     elif kind == "fortify":
