@@ -6,16 +6,13 @@ Re-exported by :mod:`riskmath.evaluate`, where they are documented.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from riskmath.odds._sweeps import kernel
 from riskmath.odds.battles import battle_statistics
 from riskmath.odds.conquests import conquest
-
-if TYPE_CHECKING:
-    from riskmath.odds.dice import CombatRules
+from riskmath.odds.dice import CombatRules, resolve_rules
 
 __all__ = ["chain_success", "win_probability"]
 
@@ -33,14 +30,17 @@ def _plenty(defenders: int) -> int:
 _RESOLUTION = 1e-12
 
 
-def win_probability(attackers: int, defenders: int, combat: CombatRules) -> float:
+def win_probability(attackers: int, defenders: int, rules: object = None) -> float:
     """``battle(attackers, defenders).win_probability`` from a cached grid (0 when ``attackers`` < 1).
 
     The grid grows in powers of two and is kept per combat variant, so that
     agents can ask for many battles' odds cheaply.  Odds grow with the
     attackers, so a stack far larger than the defense (over ``4 d + 40``) is
     looked up at ``4 d + 40`` when the chance of failing there is below
-    1e-12: the answer is then within 1e-12 of the exact one.
+    1e-12: the answer is then within 1e-12 of the exact one.  ``rules`` is
+    what every ``rules=`` argument takes: None (the classic rules), a
+    :class:`~riskmath.CombatRules`, or rules carrying one (a
+    :class:`~riskmath.Rules`).
 
     Examples
     --------
@@ -48,6 +48,7 @@ def win_probability(attackers: int, defenders: int, combat: CombatRules) -> floa
     >>> round(win_probability(3, 2, CombatRules()), 6)  # three attackers against two, to the end
     0.655954
     """
+    combat = rules if type(rules) is CombatRules else resolve_rules(rules)
     if attackers < 1:
         return 0.0
     if defenders < 1:
@@ -62,21 +63,26 @@ def win_probability(attackers: int, defenders: int, combat: CombatRules) -> floa
     return float(_win_grid(combat, size)[attackers - 1, defenders - 1])
 
 
-@lru_cache(maxsize=65536)
-def chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
+def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = None) -> float:
     """``conquest(attackers, defenders).success_probability`` as a float, memoized for agents.
 
     As in :func:`win_probability`, a stack over ``4 D + 40`` (``D`` the
     defenders in all) is computed at that size when failing there has a
     chance below 1e-12.
     """
+    combat = rules if type(rules) is CombatRules else resolve_rules(rules)
+    return _chain_success(attackers, tuple(defenders), combat)
+
+
+@lru_cache(maxsize=65536)
+def _chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
     if attackers < 1:
         return 0.0
     if len(defenders) == 1:
         return win_probability(attackers, defenders[0], combat)
     plenty = _plenty(sum(defenders))
     if attackers > plenty:
-        p = chain_success(plenty, defenders, combat)
+        p = _chain_success(plenty, defenders, combat)
         if 1.0 - p < _RESOLUTION:
             return p
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
