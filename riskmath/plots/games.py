@@ -69,7 +69,7 @@ def game_timeline(record: GameRecord, axes: Sequence[Axes] | np.ndarray | None =
     numpy.ndarray of matplotlib.axes.Axes
         The three panels.  Each holds one line per owner (players and neutral
         owners; the cards panel players only), in the owner's color on the
-        board (:func:`riskmath.plots.style.owner_color`) and labeled with
+        board (``riskmath.plots.style.owner_color``) and labeled with
         ``Game.owner_name``; the legend is on the first panel, and its title
         says how the game ended.
 
