@@ -81,8 +81,9 @@ Battles
     other and belong to the player to move, the target has 0 armies and
     ``least`` is 1 .. the armies able to move (1 unless ``occupy_min`` is
     ``"dice_rolled"``, then at most ``attacker_max_dice``);
-  * ``trade_down`` is true only in ``OCCUPY``, ``TRADE_DOWN`` (always) and
-    ``GAME_OVER`` (the last elimination), where the player still has cards to trade or armies to
+  * ``trade_down`` is true only in ``OCCUPY`` (with ``elimination_trade_at``
+    cards or more in hand), ``TRADE_DOWN`` (always) and ``GAME_OVER`` (the
+    last elimination), where the player still has cards to trade or armies to
     place.
 Turn bookkeeping
   * ``captured`` is false during the set-up and true in ``DRAW``, where the
@@ -628,6 +629,10 @@ def _battle_problems(game: Game, pos: Position) -> list[str]:
             found.append(f"the capture must move in {least} armies (1 to {min(most, pos.armies[source] - 1)} allowed)")
     if pos.trade_down and phase not in (Phase.OCCUPY, Phase.TRADE_DOWN, Phase.GAME_OVER):
         found.append(f"trade_down is set in {phase.name}")
+    if phase is Phase.OCCUPY and pos.trade_down:
+        at, hand = rules.elimination_trade_at, len(pos.hands[pos.player])
+        if at is None or hand < at:
+            found.append(f"trade_down is set with {hand} cards in hand (a trade-down follows taking {at} or more)")
     if phase is Phase.TRADE_DOWN:
         to = rules.elimination_trade_to
         if not pos.trade_down:
