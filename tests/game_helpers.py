@@ -155,6 +155,8 @@ def build(
         discard=discard,
         setup_left=[0] * game.owners,
         alive=[p in owners for p in range(game.players)],
+        # A player without territory was eliminated, by someone (the first player still in).
+        killed_by=[-1 if p in owners else min(o for o in owners if 0 <= o < game.players) for p in range(game.players)],
     )
     data.update(fields)
     return load(data)

@@ -178,7 +178,7 @@ def test_position_value_terms_by_hand():
 
 
 def test_position_value_at_the_end_and_of_the_eliminated():
-    state = line_state([8, 2, 1, 3], [0, 0, 0, 0], phase="game_over", winner=0, player=0)
+    state = line_state([8, 2, 1, 3], [0, 0, 0, 0], phase="game_over", winner=0, player=-1)
     assert position_value(state)["value"].tolist() == [1.0, 0.0]
     three = line_state([8, 2, 1, 3], [0, 0, 1, 1], players=3)
     assert position_value(three).loc[2].tolist() == [0.0] * 5

@@ -50,7 +50,9 @@ def test_wrong_phase_actions():
     reinforce = build(rm.Game(3), phase="reinforce", pool=3)
     check_illegal(reinforce, rm.EndPhase(), "armies are still to be placed")
     check_illegal(reinforce, rm.Attack("Alaska", "Kamchatka", 1), "expected TradeCards or PlaceArmies")
-    occupy = build(rm.Game(3), phase="occupy", occupy=[0, 29, 3], armies={"Alaska": 5, "Kamchatka": 0})
+    occupy = build(
+        rm.Game(3), phase="occupy", occupy=[0, 29, 3], owner={"Kamchatka": 0}, armies={"Alaska": 5, "Kamchatka": 0}
+    )
     check_illegal(occupy, rm.EndPhase(), "expected Occupy")
     # A chance node takes only its outcomes.
     roll = build(rm.Game(3), phase="attack", armies={"Alaska": 5}, owner={"Kamchatka": 1}).apply(
@@ -437,8 +439,12 @@ def crafted_positions() -> list[rm.GameState]:
         build(experts, phase="fortify", default_owner=0, owner={"Peru": 1, "Siam": 2}, armies=5, moved=[0, 1]),
         build(experts, phase="reinforce", pool=5, armies={"Alaska": 12, "Siam": 11}, default_armies=2),
         build(rm.Game(3, rm.Rules.preset("euro_2003")), phase="fortify", armies=4),
-        build(rm.Game(3), phase="occupy", occupy=[0, 29, 3], armies={"Alaska": 5, "Kamchatka": 0}),
-        build(experts, phase="occupy", occupy=[0, 29, 3], armies={"Alaska": 12, "Kamchatka": 0}),
+        build(
+            rm.Game(3), phase="occupy", occupy=[0, 29, 3], owner={"Kamchatka": 0}, armies={"Alaska": 5, "Kamchatka": 0}
+        ),
+        build(
+            experts, phase="occupy", occupy=[0, 29, 3], owner={"Kamchatka": 0}, armies={"Alaska": 12, "Kamchatka": 0}
+        ),
     ]
     state = rm.Game(2).new_initial_state(seed=3, auto_chance=True)
     rng = random.Random(3)

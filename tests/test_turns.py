@@ -421,7 +421,9 @@ def test_adjacent_fortify_after_a_capture_draws():
 
 
 def test_deck_recycling_when_the_deck_is_empty():
-    game = rm.Game(3)
+    # Hands of 14 cards: no hand limit (forced trades and trade-downs off), or loading refuses them.
+    unlimited = rm.Rules(forced_trade_at=None, elimination_trade_at=None)
+    game = rm.Game(3, unlimited)
     names = list(NAMES)
     hands = [names[:14], names[14:28], names[28:39]]
     discard = [*names[39:], "wild", "wild"]
@@ -435,7 +437,7 @@ def test_deck_recycling_when_the_deck_is_empty():
     assert (after.deck_size, data_of(after)["discard"]) == (4, [])
     assert after.cards(0)[-1] == "wild"
     # Without recycling there is no card to draw.
-    game = rm.Game(3, rm.Rules(deck_recycle=False))
+    game = rm.Game(3, unlimited.replace(deck_recycle=False))
     state = build(game, phase="fortify", captured=True, hands=hands, discard=discard).apply(rm.EndPhase())
     assert (state.phase, state.current_player, len(state.cards(0))) == (rm.Phase.REINFORCE, 1, 14)
     assert card_total(state)["wild"] == 2

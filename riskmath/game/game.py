@@ -278,10 +278,23 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of :meth:`to_dict`: every key present, no other, and the rules spelled out in full.
+
+        Raises
+        ------
+        RiskmathError
+            (RulesError, BoardError, InvalidArgumentError) naming the missing, unknown or bad entry.
+        """
+        if not isinstance(data, dict):
+            raise InvalidArgumentError(f"a game description must be an object, got {type(data).__name__}")
+        keys = ("players", "rules", "board", "defender_decides", "max_turns")
+        missing = [key for key in keys if key not in data]
+        unknown = sorted(str(key) for key in data if key not in keys)
+        if missing or unknown:
+            raise InvalidArgumentError(f"game description: missing keys {missing}, unknown keys {unknown}"[:300])
         return cls(
             data["players"],
-            Rules.from_dict(data["rules"]),
+            Rules.from_dict(data["rules"], strict=True),
             Board.from_dict(data["board"]),
             defender_decides=data["defender_decides"],
             max_turns=data["max_turns"],
@@ -614,30 +627,45 @@ class GameState:
         return serialize.to_json(self.game, self.position, self._auto)
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
+    def from_json(cls, text: str, *, max_chars: int = serialize.MAX_TEXT) -> GameState:
         """Rebuild a state from :meth:`to_json`, checking it for consistency.
+
+        A state is loaded only if it is one the engine can go on from: the
+        checks (every field's type and range, and every invariant of play)
+        are listed in :mod:`riskmath.game.serialize`.
+
+        Parameters
+        ----------
+        text : str
+            The JSON text.
+        max_chars : int, default 50_000_000
+            Longer texts are refused before they are parsed.
 
         Raises
         ------
         StateError
-            If the JSON is malformed or describes an impossible state.
+            If the JSON is malformed, too long, or describes an impossible
+            state; the message names the field or the invariant at fault.
         """
-        data = serialize.parse(text)
+        max_chars = check_int("max_chars", max_chars, minimum=1)
+        data = serialize.parse(text, max_chars)
         try:
             game = Game.from_dict(data["game"])
-        except (RiskmathError, KeyError, TypeError) as error:
-            raise StateError(f"bad game description: {error}") from None
+        except (RiskmathError, KeyError, TypeError, ValueError, RecursionError) as error:
+            raise StateError(f"bad game description: {error}"[:500]) from None
         position = serialize.position_from_data(game, data)
-        return cls(game, position, auto_chance=bool(data["auto_chance"]))
+        return cls(game, position, auto_chance=data["auto_chance"])
 
     def problems(self) -> list[str]:
         """What is inconsistent in this state (an empty list for a sound one).
 
-        Checks that every territory has an owner and at least one army (after
-        the set-up), that the cards in the deck, the discard pile and the
-        hands make up the whole deck, and that players marked alive hold
-        territory.  States built by ``apply`` are always sound; this is for
-        states loaded or edited by hand.
+        The same checks as :meth:`from_json` (each field's type and range,
+        then every invariant of play, listed in
+        :mod:`riskmath.game.serialize`): e.g. that every territory has an
+        owner and at least one army after the set-up, that the cards in the
+        deck, the discard pile and the hands make up the whole deck, that
+        players marked alive hold territory.  States built by ``apply`` are
+        always sound; this is for states edited by hand.
         """
         return serialize.problems(self.game, self.position)
 

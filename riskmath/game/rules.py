@@ -295,20 +295,29 @@ class Rules:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+    def from_dict(cls, data: Mapping[str, Any], *, strict: bool = False) -> Rules:
         """Rules from :meth:`to_dict` output (unknown keys are an error).
+
+        Missing options take their default (the 1993 rules), so that a
+        partial dict such as ``{"fortify": "connected"}`` is accepted.  With
+        ``strict=True`` (how saved states are read) every option must be
+        present, with ``combat`` and ``set_values`` spelled out in full and
+        integers given as integers: a save never means "the defaults" by
+        omission.
 
         Raises
         ------
         RulesError
-            If a key is unknown or a value is invalid.
+            If a key is unknown or (``strict``) missing, or a value is invalid.
         """
         if not isinstance(data, Mapping):
-            raise RulesError(f"rules data must be a mapping, got {data!r}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+            raise RulesError(f"rules data must be a mapping, got {data!r}"[:300])
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(str(key) for key in data if key not in known)
         if unknown:
-            raise RulesError(f"unknown rules options {unknown}")
+            raise RulesError(f"unknown rules options {unknown}"[:300])
+        if strict:
+            _check_strict(data, known)
         options = dict(data)
         try:
             if "combat" in options and isinstance(options["combat"], Mapping):
@@ -327,6 +336,52 @@ class Rules:
         except (TypeError, KeyError, ValueError) as error:
             raise RulesError(f"bad rules data: {error}") from None
         return cls(**options)
+
+
+def _check_strict(data: Mapping[str, Any], known: list[str]) -> None:
+    """Refuse rules data that leaves an option out or spells a number loosely (``Rules.from_dict(strict=True)``)."""
+    missing = [name for name in known if name not in data]
+    if missing:
+        raise RulesError(f"rules data must give every option; missing {missing}")
+    parts = {
+        "combat": ("attacker_max_dice", "defender_max_dice", "attacker_sides", "defender_sides", "ties"),
+        "set_values": ("kind", "start", "then_add", "table", "name"),
+    }
+    for name, keys in parts.items():
+        part = data[name]
+        if not isinstance(part, Mapping) or sorted(map(str, part)) != sorted(keys):
+            raise RulesError(f"rules data: {name} must be an object with exactly the keys {list(keys)}"[:300])
+
+    def integer(value: object) -> bool:
+        return type(value) is int and abs(value) < 2**63
+
+    pairs = data["starting_armies"]
+    if not isinstance(pairs, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and all(map(integer, pair)) for pair in pairs
+    ):
+        raise RulesError(f"rules data: starting_armies must be [players, armies] integer pairs, got {pairs!r}"[:300])
+    values = data["set_values"]
+    start, table = values["start"], values["table"]
+    if not isinstance(start, list) or not all(map(integer, start)) or not integer(values["then_add"]):
+        raise RulesError(f"rules data: set_values start and then_add must be integers, got {values!r}"[:300])
+    if not isinstance(table, list) or not all(
+        isinstance(row, list) and len(row) == 2 and type(row[0]) is str and integer(row[1]) for row in table
+    ):
+        raise RulesError(f"rules data: set_values table must be [set type, armies] pairs, got {table!r}"[:300])
+    for name in (
+        "setup_cap_per_territory",
+        "forced_trade_at",
+        "elimination_trade_at",
+        "max_armies_per_territory",
+        "turn_cap",
+        "min_reinforcement",
+        "territory_divisor",
+        "elimination_trade_to",
+        "wild_cards",
+    ):
+        value = data[name]
+        if value is not None and not integer(value):
+            raise RulesError(f"rules data: {name} must be an integer below 2**63, got {value!r}"[:300])
 
 
 def _preset_table() -> dict[str, tuple[str, dict[str, Any]]]:

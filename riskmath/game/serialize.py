@@ -1,10 +1,107 @@
 """Positions to and from JSON, with consistency checks on the way in (private).
 
 The format (``riskmath-state/1``) is one JSON object: ``"format"``, the game
-(``Game.to_dict``), every field of the position by its name in
-:data:`~riskmath.game.position.FIELDS`, and ``"auto_chance"``.
-:meth:`GameState.to_json` and :meth:`GameState.from_json` are the public
-face; the game part is read there, the position here.
+(``Game.to_dict``, with every rules option spelled out), every field of the
+position by its name in :data:`~riskmath.game.position.FIELDS`, and
+``"auto_chance"``; no other key.  :meth:`GameState.to_json` and
+:meth:`GameState.from_json` are the public face; the game part is read there,
+the position here.
+
+A loaded state is either consistent or refused with a
+:class:`~riskmath.errors.StateError` naming what is wrong: the text is at
+most :data:`MAX_TEXT` characters (overridable), the JSON must parse (deep
+nesting and over-long numbers are refused as "not JSON"), and then every
+field is checked twice: its shape (:func:`_shape_problems`: JSON type, length
+and range; no bool where an int is expected, no float, no integer beyond
+:data:`BIG`) and the invariants below (:func:`problems`, which
+``GameState.problems`` reports for a state built by hand too).
+
+The invariants the engine relies on (transitions, legality, chance):
+
+Phase and rules
+  * the phase is one the rules and the game can reach: ``SETUP_PILE`` only in
+    the 1993 two-player game with a chosen set-up; ``SETUP_CLAIM`` only in a
+    claimed set-up, ``SETUP_DEAL`` only in a dealt or random one;
+    ``SETUP_CAPITAL`` only in Capital RISK; ``SETUP_MISSION`` only in Secret
+    Mission RISK; ``DEFEND`` only when defenders choose their dice;
+    ``TRADE_DOWN`` only with ``elimination_trade_at``; ``FORTIFY`` only when
+    fortifying is allowed;
+  * ``turn`` is 0 exactly in the set-up phases, and at most ``max_turns``.
+Players
+  * ``first`` is -1 exactly in ``SETUP_ORDER``, else a player;
+  * ``player`` is -1 exactly in ``SETUP_ORDER``, ``SETUP_MISSION`` and
+    ``GAME_OVER``; else a player, alive; in ``SETUP_CAPITAL`` the one whose
+    turn it is to choose (``first`` round the table);
+  * ``alive`` is all true during the set-up; a player is dead exactly when
+    ``killed_by`` names its killer (another player); a dead player holds no
+    territory and no card; an alive one holds territory after the set-up;
+  * at least two players are alive unless the game is over; ``winner`` is set
+    exactly in ``GAME_OVER`` (an alive player) unless the game ended as a
+    draw, which needs a turn cap reached.
+Territories
+  * during the set-up a territory is unowned with 0 armies or owned with
+    1 .. the set-up cap (2 for the neutrals of the article's rule); after it
+    every territory is owned with 1 .. ``cap`` armies, except the target of
+    the capture in ``OCCUPY``, which has 0;
+  * neutral owners exist only in the two-player variants that have them.
+Cards
+  * every card is a card of the game; after the set-up deck + discard + hands
+    are exactly the game's deck (less the headquarters' cards in Capital
+    RISK); during it the hands and the discard pile are empty and the deck is
+    the territory cards not yet dealt (all of them in a claimed set-up);
+  * hands are within the rules' limits: with ``forced_trade_at`` and
+    ``elimination_trade_at`` both set, at most the larger of the two, except
+    the player to move (or the winner) holding a victim's cards to trade down;
+  * ``sets_traded``, ``pool`` and ``bonus_taken`` are not negative; ``pool``
+    is 0 except in ``REINFORCE``, ``TRADE_DOWN`` (and ``GAME_OVER`` when a
+    placement completed a mission); ``bonus_taken`` is 0 without a
+    territory-card bonus; ``bonus`` is empty.
+Set-up bookkeeping
+  * ``setup_left`` holds one entry per owner, between 0 and the starting
+    armies; ``queue`` is empty except in ``SETUP_PLACE``, where it lists
+    ``(owner, armies)`` for the player to move and neutrals, each due at most
+    what the owner has left, and the first owner has a territory with room;
+  * ``dealt`` is between 0 and the number of territories; in
+    ``SETUP_DEAL`` it counts the territories dealt;
+  * ``piles`` is empty except while the 1993 two-player deal and choice run
+    (``SETUP_DEAL``, ``SETUP_PILE``): one entry per territory, -1 or a pile
+    0-2, a territory in a pile is unowned, and at least two piles are left to
+    choose from in ``SETUP_PILE``.
+Battles
+  * ``pending`` is set exactly in ``DEFEND``, ``ROLL`` (an ``"attack"``) and
+    ``BLITZ`` (a ``"blitz"``); its source is the attacker's, its target
+    borders it and belongs to someone else with at least one army; the
+    attacker is the player to move (in ``DEFEND``, the player to move is the
+    defender, or the other player for a neutral in a two-player game); an
+    attack's dice are 1 .. ``min(attacker_max_dice, armies - 1)``, its
+    defense None in ``DEFEND`` and 1 .. ``min(defender_max_dice, defending
+    armies)`` in ``ROLL``; a blitz's ``stop_at`` is 0 .. armies - 2 and its
+    defense None;
+  * ``occupy`` is set exactly in ``OCCUPY``: source and target border each
+    other and belong to the player to move, the target has 0 armies and
+    ``least`` is 1 .. the armies able to move (1 unless ``occupy_min`` is
+    ``"dice_rolled"``, then at most ``attacker_max_dice``);
+  * ``trade_down`` is true only in ``OCCUPY`` (with ``elimination_trade_at``
+    cards or more in hand), ``TRADE_DOWN`` (always) and ``GAME_OVER`` (the
+    last elimination), where the player still has cards to trade or armies to
+    place.
+Turn bookkeeping
+  * ``captured`` is false during the set-up and true in ``DRAW``, where the
+    deck is not empty;
+  * ``moved`` is empty except with the experts' fortification (in
+    ``FORTIFY``, and in ``DRAW`` / ``GAME_OVER`` after it): distinct
+    territories, the player's while it fortifies.
+Missions and capitals
+  * ``missions`` is empty without Secret Mission RISK; else distinct missions
+    of the game's deck, fewer than the players while they are dealt, one per
+    player from then on;
+  * ``capitals`` is empty without Capital RISK and before ``SETUP_CAPITAL``;
+    distinct territories, each chosen by its chooser while they choose, one
+    per player from then on.
+Generator
+  * ``rng`` is a 64-bit unsigned integer.
+Finally, a decision node must have at least one legal action and a chance
+node at least one outcome (what the engine would otherwise be stuck on).
 """
 
 from __future__ import annotations
@@ -14,6 +111,8 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from riskmath.errors import StateError
+from riskmath.game.chance import chance_outcomes, is_chance
+from riskmath.game.legality import enumerate_actions
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
 from riskmath.game.position import FIELDS, Capture, PendingBattle, Position
@@ -22,39 +121,72 @@ if TYPE_CHECKING:
     from riskmath.game.game import Game
 
 FORMAT = "riskmath-state/1"
+#: Most characters in a state's JSON text (``GameState.from_json(text, max_chars=...)`` overrides it).
+MAX_TEXT = 50_000_000
+#: The largest integer a counter of a state may hold (armies are bounded by the game's cap as well).
+BIG = 2**63 - 1
+#: The keys of a state's JSON object.
+KEYS = ("format", "game", *FIELDS, "auto_chance")
 
 
 def to_json(game: Game, pos: Position, auto_chance: bool) -> str:
     """The JSON text of a state: its game, its position and the auto-chance flag."""
     data: dict[str, Any] = {"format": FORMAT, "game": game.to_dict()}
-    for name in FIELDS:
-        value = getattr(pos, name)
-        if name == "phase":
-            value = value.value
-        elif name == "bonus":
-            value = [[k, v] for k, v in sorted(value.items())]
-        data[name] = value
+    data.update(_data_of(pos))
     data["auto_chance"] = auto_chance
     return json.dumps(data, separators=(",", ":"))
 
 
-def parse(text: str) -> dict[str, Any]:
-    """The JSON object of a state, with every field present (not yet checked).
+def _data_of(pos: Position) -> dict[str, Any]:
+    """The position's fields as JSON values (lists for tuples, the phase's value, ``bonus`` as pairs)."""
+    data: dict[str, Any] = {}
+    for name in FIELDS:
+        value = getattr(pos, name, None)
+        if name == "phase":
+            value = getattr(value, "value", value)
+        elif name == "bonus" and isinstance(value, dict):
+            value = [[k, v] for k, v in sorted(value.items(), key=repr)]
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif name == "queue" and isinstance(value, list):
+            value = [list(item) if isinstance(item, tuple) else item for item in value]
+        data[name] = value
+    return data
+
+
+def parse(text: str, max_chars: int = MAX_TEXT) -> dict[str, Any]:
+    """The JSON object of a state, with every field present and no other (not yet checked).
 
     Raises
     ------
     StateError
-        If ``text`` is not JSON, not in this format, or lacks a field.
+        If ``text`` is longer than ``max_chars``, not JSON (or nested too
+        deeply), not in this format, lacks a field or has an unknown one.
     """
+    if isinstance(text, (str, bytes, bytearray)) and len(text) > max_chars:
+        raise StateError(
+            f"state text has {len(text)} characters, more than the limit of {max_chars} "
+            "(pass max_chars= to read a larger one)"
+        )
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise StateError("not JSON: nested too deeply") from None
     except (TypeError, ValueError) as error:
-        raise StateError(f"not JSON: {error}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise StateError(f"not JSON: {error}"[:300]) from None
+    if not isinstance(data, dict):
         raise StateError(f"not a riskmath state (format {FORMAT!r} expected)")
-    missing = [name for name in (*FIELDS, "game", "auto_chance") if name not in data]
+    version = data.get("format")
+    if version != FORMAT:
+        if isinstance(version, str) and version.startswith("riskmath-state/"):
+            raise StateError(f"unsupported state format {version!r}; this version of riskmath reads {FORMAT!r}")
+        raise StateError(f"not a riskmath state (format {FORMAT!r} expected)")
+    missing = [name for name in KEYS if name not in data]
     if missing:
         raise StateError(f"state is missing {missing}")
+    unknown = sorted(str(key) for key in data if key not in KEYS)
+    if unknown:
+        raise StateError(f"state has unknown fields {unknown}"[:300])
     return data
 
 
@@ -70,33 +202,30 @@ def position_from_data(game: Game, data: dict[str, Any]) -> Position:
     if shape:
         raise StateError("bad state field: " + "; ".join(shape))
     pos = Position.__new__(Position)
-    try:
-        for name in FIELDS:
-            value = data[name]
-            if name == "phase":
-                value = Phase(value)
-            elif name == "bonus":
-                value = {int(k): int(v) for k, v in value}
-            elif name == "pending" and value is not None:
-                value = PendingBattle(*value)
-            elif name == "occupy" and value is not None:
-                value = Capture(*value)
-            elif name == "queue":
-                value = [tuple(item) for item in value]
-            setattr(pos, name, value)
-    except (TypeError, ValueError) as error:
-        raise StateError(f"bad state field: {error}") from None
-    found = problems(game, pos)
+    for name in FIELDS:
+        value = data[name]
+        if name == "phase":
+            value = Phase(value)
+        elif name == "bonus":
+            value = {k: v for k, v in value}
+        elif name == "pending" and value is not None:
+            value = PendingBattle(*value)
+        elif name == "occupy" and value is not None:
+            value = Capture(*value)
+        elif name == "queue":
+            value = [tuple(item) for item in value]
+        setattr(pos, name, value)
+    found = _consistency(game, pos)
     if found:
         raise StateError("inconsistent state: " + "; ".join(found))
     return pos
 
 
-def _is_int(value: object, low: int = 0, high: int | None = None) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high)
+def _is_int(value: object, low: int = 0, high: int = BIG) -> bool:
+    return type(value) is int and low <= value <= high
 
 
-def _ints(value: object, length: int | None, low: int = 0, high: int | None = None) -> bool:
+def _ints(value: object, length: int | None, low: int = 0, high: int = BIG) -> bool:
     return (
         isinstance(value, list)
         and (length is None or len(value) == length)
@@ -104,16 +233,25 @@ def _ints(value: object, length: int | None, low: int = 0, high: int | None = No
     )
 
 
-def _shape_problems(data: dict[str, Any], game: Game) -> list[str]:
-    """The fields whose JSON type or range is wrong (checked before the position is rebuilt).
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(type(c) is str for c in value)
+
+
+_PHASES = frozenset(phase.value for phase in Phase)
+
+
+def _shape_problems(data: dict[str, Any], game: Game, auto: bool = True) -> list[str]:
+    """The fields whose JSON type, length or range is wrong (checked before the position is rebuilt).
 
     A corrupt file must raise StateError, not escape as a TypeError from the
     consistency checks (``"owner": ["x", ...]``, ``"hands": 5``) or be
-    accepted (``"pool": -5``).
+    accepted (``"pool": -5``, ``"pool": true``, ``"pool": 1e3``, ``"pool": 10**400``).
     """
     n, players, owners = len(game.board), game.players, game.owners
     last = n - 1
+    pending, occupy = data["pending"], data["occupy"]
     checks: dict[str, bool] = {
+        "phase": type(data["phase"]) is str and data["phase"] in _PHASES,
         "player": _is_int(data["player"], -1, owners - 1),
         "turn": _is_int(data["turn"]),
         "first": _is_int(data["first"], -1, players - 1),
@@ -121,81 +259,397 @@ def _shape_problems(data: dict[str, Any], game: Game) -> list[str]:
         "armies": _ints(data["armies"], n),
         "hands": isinstance(data["hands"], list)
         and len(data["hands"]) == players
-        and all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in data["hands"]),
+        and all(map(_strings, data["hands"])),
+        "deck": _strings(data["deck"]),
+        "discard": _strings(data["discard"]),
         "sets_traded": _is_int(data["sets_traded"]),
         "pool": _is_int(data["pool"]),
-        "bonus": isinstance(data["bonus"], list) and all(_ints(pair, 2, -(2**63)) for pair in data["bonus"]),
+        "bonus": isinstance(data["bonus"], list) and all(_ints(pair, 2, 0, BIG) for pair in data["bonus"]),
         "setup_left": _ints(data["setup_left"], owners),
-        "queue": isinstance(data["queue"], list) and all(_ints(item, 2) and item[0] < owners for item in data["queue"]),
+        "queue": isinstance(data["queue"], list)
+        and len(data["queue"]) <= owners
+        and all(_ints(item, 2) and item[0] < owners for item in data["queue"]),
         "dealt": _is_int(data["dealt"], 0, n),
-        "captured": isinstance(data["captured"], bool),
+        "captured": type(data["captured"]) is bool,
         "bonus_taken": _is_int(data["bonus_taken"]),
-        "pending": data["pending"] is None
+        "pending": pending is None
         or (
-            isinstance(data["pending"], list)
-            and len(data["pending"]) == 6
-            and data["pending"][0] in ("attack", "blitz")
-            and _ints(data["pending"][1:3], 2, 0, last)
-            and _ints(data["pending"][3:5], 2)
-            and (data["pending"][5] is None or _is_int(data["pending"][5], 1))
+            isinstance(pending, list)
+            and len(pending) == 6
+            and pending[0] in ("attack", "blitz")
+            and _ints(pending[1:3], 2, 0, last)
+            and _ints(pending[3:5], 2, 0, BIG)
+            and pending[4] < players
+            and (pending[5] is None or _is_int(pending[5], 1))
         ),
-        "occupy": data["occupy"] is None or (_ints(data["occupy"], 3) and _ints(data["occupy"][:2], 2, 0, last)),
-        "trade_down": isinstance(data["trade_down"], bool),
+        "occupy": occupy is None or (_ints(occupy, 3) and _ints(occupy[:2], 2, 0, last)),
+        "trade_down": type(data["trade_down"]) is bool,
         "alive": isinstance(data["alive"], list)
         and len(data["alive"]) == players
-        and all(isinstance(v, bool) for v in data["alive"]),
+        and all(type(v) is bool for v in data["alive"]),
         "killed_by": _ints(data["killed_by"], players, -1, players - 1),
         "winner": data["winner"] is None or _is_int(data["winner"], 0, players - 1),
-        "missions": isinstance(data["missions"], list) and all(isinstance(m, str) for m in data["missions"]),
+        "missions": _strings(data["missions"]) and len(data["missions"]) <= players,
         "capitals": _ints(data["capitals"], None, 0, last) and len(data["capitals"]) <= players,
-        "moved": _ints(data["moved"], None, 0, last),
+        "moved": _ints(data["moved"], None, 0, last) and len(data["moved"]) <= n,
+        "piles": _ints(data["piles"], None, -1, 2) and len(data["piles"]) in (0, n),
         "rng": _is_int(data["rng"], 0, 2**64 - 1),
-        "auto_chance": isinstance(data["auto_chance"], bool),
     }
-    for name in ("deck", "discard"):
-        checks[name] = isinstance(data[name], list) and all(isinstance(c, str) for c in data[name])
-    problems = [f"{name} has a bad value {data[name]!r}"[:200] for name, ok in checks.items() if not ok]
-    if not problems and data["missions"]:
-        allowed = missions_for(game.rules.missions, players) if game.rules.missions != "none" else ()
-        unknown = [m for m in data["missions"] if m not in allowed]
-        if unknown or len(data["missions"]) > players:
-            problems.append(f"missions {data['missions']!r} are not missions of this game")
+    if auto:
+        checks["auto_chance"] = type(data["auto_chance"]) is bool
+    problems = [f"{name} has a bad value {_short(data[name])}" for name, ok in checks.items() if not ok]
+    if not checks["phase"]:
+        problems[0] += f" ({_short(data['phase'])} is not a valid Phase: one of {sorted(_PHASES)})"
     return problems
 
 
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:100] + f"... ({len(text)} characters)"
+
+
 def problems(game: Game, pos: Position) -> list[str]:
-    """What is wrong with a position of ``game`` (empty when it is consistent); see ``GameState.problems``."""
-    n = len(game.board)
+    """What is wrong with a position of ``game`` (empty when it is consistent); see ``GameState.problems``.
+
+    The same checks as loading a state: the shape of every field, then the
+    invariants listed in the module docstring.
+    """
+    try:
+        shape = _shape_problems(_data_of(pos), game, auto=False)
+    except (TypeError, AttributeError, KeyError) as error:  # not even a position's fields
+        return [f"not a position: {error}"]
+    if shape:
+        return shape
+    kinds = (
+        isinstance(pos.phase, Phase)
+        and (pos.pending is None or isinstance(pos.pending, PendingBattle))
+        and (pos.occupy is None or isinstance(pos.occupy, Capture))
+        and isinstance(pos.bonus, dict)
+    )
+    if not kinds:
+        return ["phase, pending, occupy or bonus has the wrong type (Phase, PendingBattle, Capture, dict)"]
+    return _consistency(game, pos)
+
+
+_SETUP = frozenset(phase for phase in Phase if phase.name.startswith("SETUP"))
+_BATTLE = {Phase.DEFEND: "attack", Phase.ROLL: "attack", Phase.BLITZ: "blitz"}
+
+
+def _phase_allowed(game: Game, phase: Phase) -> str | None:
+    """Why the rules of ``game`` never reach ``phase`` (None if they may)."""
+    rules = game.rules
+    claiming = rules.setup == "claim" and game.two_player not in ("neutral_1993", "neutrals_2003")
+    reasons = {
+        Phase.SETUP_PILE: (
+            game.two_player == "neutral_1993" and rules.setup != "random",
+            "piles are chosen only in the 1993 two-player game with a chosen set-up",
+        ),
+        Phase.SETUP_CLAIM: (claiming, "these rules deal the territories, nobody claims them"),
+        Phase.SETUP_DEAL: (not claiming, "these rules have the territories claimed, not dealt"),
+        Phase.SETUP_CAPITAL: (rules.capital != "none", "these rules have no headquarters (capital='none')"),
+        Phase.SETUP_MISSION: (rules.missions != "none", "these rules have no missions (missions='none')"),
+        Phase.DEFEND: (game.defender_decides, "defenders do not choose their dice in this game"),
+        Phase.TRADE_DOWN: (rules.elimination_trade_at is not None, "these rules have no trade-down"),
+        Phase.FORTIFY: (rules.fortify != "none", "these rules have no fortification"),
+    }
+    allowed, reason = reasons.get(phase, (True, ""))
+    return None if allowed else reason
+
+
+def _consistency(game: Game, pos: Position) -> list[str]:
+    """The invariants of the module docstring, for a position whose fields have the right shape."""
     found: list[str] = []
-    names = game.board.territories
-    if len(pos.owner) != n or len(pos.armies) != n:
-        return [f"owner and armies must have {n} entries"]
-    if len(pos.hands) != game.players or len(pos.alive) != game.players:
-        return [f"hands and alive must have {game.players} entries"]
-    setup = pos.phase.name.startswith("SETUP")
+    names, n, players = game.board.territories, len(game.board), game.players
+    phase = pos.phase
+    setup = phase in _SETUP
+    over = phase is Phase.GAME_OVER
+    why = _phase_allowed(game, phase)
+    if why is not None:
+        found.append(f"phase {phase.name} is impossible here: {why}")
+    # -- turn, first, player
+    if setup != (pos.turn == 0):
+        found.append(f"turn {pos.turn} does not match phase {phase.name} (turn 0 is the set-up, and only it)")
+    if game.max_turns is not None and pos.turn > game.max_turns:
+        found.append(f"turn {pos.turn} is beyond the turn cap {game.max_turns}")
+    if (phase is Phase.SETUP_ORDER) != (pos.first == -1):
+        found.append(f"first is {pos.first} in {phase.name} (-1 exactly before the first player is drawn)")
+    nobody = phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION, Phase.GAME_OVER)
+    if nobody and pos.player != -1:
+        found.append(f"player is {pos.player} in {phase.name}, where nobody is to move (-1)")
+    if not nobody and not 0 <= pos.player < players:
+        found.append(f"the player to move, {pos.player}, is not a player")
+    elif not nobody and not pos.alive[pos.player]:
+        found.append(f"the player to move, {pos.player}, is eliminated")
+    # -- players alive and dead
+    for p in range(players):
+        dead, killer = not pos.alive[p], pos.killed_by[p]
+        if dead and setup:
+            found.append(f"player {p} is eliminated during the set-up")
+        if dead != (killer >= 0):
+            found.append(f"player {p} is {'eliminated' if dead else 'alive'} but killed_by is {killer}")
+        elif killer == p:
+            found.append(f"player {p} is marked as eliminated by itself")
+        if dead and p in pos.owner:
+            found.append(f"player {p} is eliminated but still holds territory")
+        if dead and pos.hands[p]:
+            found.append(f"player {p} is eliminated but still holds cards {pos.hands[p]}")
+        if not dead and not setup and p not in pos.owner:
+            found.append(f"player {p} is alive but holds no territory")
+    if not over and sum(pos.alive) < 2:
+        found.append(f"only {sum(pos.alive)} player(s) alive but the game is not over")
+    if pos.winner is not None and not over:
+        found.append(f"winner {pos.winner} is set but the game is in {phase.name}")
+    if over and pos.winner is None and (game.max_turns is None or pos.turn < game.max_turns):
+        found.append("the game is over without a winner, but no turn cap was reached")
+    if over and pos.winner is not None and not pos.alive[pos.winner]:
+        found.append(f"the winner, player {pos.winner}, is eliminated")
+    # -- territories
+    neutrals = range(players, game.owners)
     for t in range(n):
-        if not -1 <= pos.owner[t] < game.owners:
-            found.append(f"{names[t]} has an unknown owner {pos.owner[t]}")
-        elif pos.owner[t] >= 0 and pos.armies[t] < 1 and pos.phase.name not in ("OCCUPY",):
-            found.append(f"{names[t]} is held with {pos.armies[t]} armies")
-        elif pos.owner[t] < 0 and (not setup or pos.armies[t] != 0):
-            found.append(f"{names[t]} has no owner")
+        owner, armies = pos.owner[t], pos.armies[t]
+        if owner < 0:
+            if not setup:
+                found.append(f"{names[t]} has no owner")
+            elif armies != 0:
+                found.append(f"{names[t]} has no owner but {armies} armies")
+            continue
+        most = game.cap if not setup else max(game.setup_cap, 2 if owner in neutrals else 1)
+        if phase is Phase.OCCUPY and pos.occupy is not None and t == pos.occupy.target:
+            if armies != 0:
+                found.append(f"{names[t]}, the capture being occupied, has {armies} armies (0 until they move in)")
+        elif not 1 <= armies <= most:
+            found.append(f"{names[t]} is held with {armies} armies (1 to {most} allowed)")
+    if found:
+        return found  # the checks below read owners, armies and the player to move
+    found += _card_problems(game, pos, setup)
+    found += _setup_problems(game, pos, setup)
+    found += _battle_problems(game, pos)
+    found += _turn_problems(game, pos, setup)
+    if found:
+        return found
+    # -- the engine can go on: a decision node has an action, a chance node an outcome
+    if not over:
+        if is_chance(game, pos):
+            if phase not in (Phase.ROLL, Phase.BLITZ) and not chance_outcomes(game, pos):
+                found.append(f"the chance node {phase.name} has no outcome")
+        elif not any(count > 0 for count, _ in enumerate_actions(game, pos)):
+            found.append(f"player {pos.player} has no legal action in {phase.name}")
+    return found
+
+
+def _card_problems(game: Game, pos: Position, setup: bool) -> list[str]:
+    found: list[str] = []
+    rules, names = game.rules, game.board.territories
     cards = Counter(pos.deck) + Counter(pos.discard)
     for hand in pos.hands:
         cards += Counter(hand)
-    headquarters = {names[t] for t in pos.capitals if isinstance(t, int) and 0 <= t < n}
-    expected = Counter(game.territory_cards if setup else [c for c in game.full_deck if c not in headquarters])
-    if not setup and cards != expected:
-        lost = sorted((expected - cards).elements())
-        extra = sorted((cards - expected).elements())
-        found.append(f"cards do not add up to the deck: missing {lost}, extra {extra}")
-    for p in range(game.players):
-        if pos.alive[p] and not setup and p not in pos.owner:
-            found.append(f"player {p} is alive but holds no territory")
-        if not pos.alive[p] and p in pos.owner:
-            found.append(f"player {p} is eliminated but still holds territory")
-    if pos.winner is not None and not 0 <= pos.winner < game.players:
-        found.append(f"winner {pos.winner} is not a player")
-    if not setup and pos.phase.name != "GAME_OVER" and not 0 <= pos.player < game.players:
-        found.append(f"the player to move, {pos.player}, is not a player")
+    if setup:
+        if pos.discard or any(pos.hands):
+            found.append("cards are in hands or discarded during the set-up")
+        if set(cards) - set(names) or any(k > 1 for k in cards.values()):
+            found.append(f"the set-up deck {sorted(cards.elements())[:10]}... is not territory cards, once each")
+    else:
+        headquarters = {names[t] for t in pos.capitals}
+        expected = Counter(c for c in game.full_deck if c not in headquarters)
+        if cards != expected:
+            lost = sorted((expected - cards).elements())
+            extra = sorted((cards - expected).elements())
+            found.append(f"cards do not add up to the deck: missing {lost}, extra {extra}"[:400])
+    forced, at = rules.forced_trade_at, rules.elimination_trade_at
+    if forced is not None and at is not None:
+        limit = max(forced, at)
+        taker = pos.winner if pos.phase is Phase.GAME_OVER else pos.player
+        for p, hand in enumerate(pos.hands):
+            trading = p == taker and pos.trade_down
+            most = limit + at - 1 if trading else limit
+            if len(hand) > most:
+                found.append(f"player {p} holds {len(hand)} cards, more than the rules allow ({most})")
+    if pos.pool and pos.phase not in (Phase.REINFORCE, Phase.TRADE_DOWN, Phase.GAME_OVER):
+        found.append(f"pool is {pos.pool} in {pos.phase.name} (armies are placed in REINFORCE and TRADE_DOWN only)")
+    if pos.bonus_taken and (setup or rules.territory_card_bonus == "none"):
+        found.append(f"bonus_taken is {pos.bonus_taken} where no territory-card bonus is received")
+    if pos.bonus:
+        found.append(f"bonus must be empty in every rule set, got {pos.bonus!r}"[:200])
+    if pos.phase is Phase.DRAW and not pos.deck:
+        found.append("DRAW with an empty deck")
+    if pos.phase is Phase.DRAW and not pos.captured:
+        found.append("DRAW without a capture this turn")
+    if setup and pos.captured:
+        found.append("captured is true during the set-up")
+    return found
+
+
+def _setup_problems(game: Game, pos: Position, setup: bool) -> list[str]:
+    found: list[str] = []
+    rules, names, n, players = game.rules, game.board.territories, len(game.board), game.players
+    phase = pos.phase
+    claiming = rules.setup == "claim" and game.two_player not in ("neutral_1993", "neutrals_2003")
+    start = rules.starting_armies_for(players)
+    neutral_start = {"neutral_1993": 40, "neutral_article": 28, "neutrals_2003": 24}.get(game.two_player, 0)
+    for o, left in enumerate(pos.setup_left):
+        most = start if o < players else neutral_start
+        if left > most:
+            found.append(f"{game.owner_name(o)} has {left} set-up armies left, more than the {most} it starts with")
+    if setup and pos.sets_traded:
+        found.append(f"sets_traded is {pos.sets_traded} during the set-up")
+    unowned = {names[t] for t in range(n) if pos.owner[t] < 0}
+    if any(o >= players for o in pos.owner) and game.neutrals == 0:
+        found.append("a territory is held by a neutral in a game without neutrals")
+    if phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION, Phase.SETUP_CLAIM) and (pos.dealt or pos.piles):
+        found.append(f"dealt is {pos.dealt} and piles {pos.piles} before the deal")
+    if phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION) and len(unowned) < n:
+        found.append(f"territories are owned in {phase.name}, before the claim or deal")
+    if phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION, Phase.SETUP_CLAIM) and len(pos.deck) != n:
+        found.append(f"the deck must hold every territory card in {phase.name}")
+    if phase is Phase.SETUP_DEAL:
+        if game.two_player == "neutral_1993":
+            in_piles = {names[t] for t, k in enumerate(pos.piles) if k >= 0}
+            if set(pos.deck) != set(names) - in_piles or pos.dealt != len(in_piles) or len(unowned) < n:
+                found.append("the deck, dealt and piles disagree during the 1993 two-player deal")
+        elif set(pos.deck) != unowned or pos.dealt != n - len(unowned):
+            found.append(f"the deck must hold the {len(unowned)} unowned territories' cards, and dealt count the rest")
+        if pos.dealt >= n:
+            found.append(f"dealt is {pos.dealt} but the deal is over")
+    if phase in (Phase.SETUP_PLACE, Phase.SETUP_CAPITAL, Phase.SETUP_PILE) and len(pos.deck) != (n if claiming else 0):
+        found.append(f"the deck must be {'full' if claiming else 'empty'} in {phase.name}")
+    if phase in (Phase.SETUP_PLACE, Phase.SETUP_CAPITAL) and unowned:
+        found.append(f"territories are still unowned in {phase.name}: {sorted(unowned)[:5]}")
+    # piles: the 1993 two-player deal and choice
+    if pos.piles and phase not in (Phase.SETUP_DEAL, Phase.SETUP_PILE):
+        found.append(f"piles are set in {phase.name}")
+    if phase is Phase.SETUP_PILE:
+        piles_left = set(pos.piles) - {-1}
+        if len(pos.piles) != n or len(piles_left) < 2:
+            found.append("SETUP_PILE needs a pile for every territory and at least two piles left")
+        elif any((k >= 0) != (pos.owner[t] < 0) for t, k in enumerate(pos.piles)):
+            found.append("a territory in a pile is owned, or one out of the piles is not")
+        elif pos.player != (pos.first if len(piles_left) == 3 else 1 - pos.first):
+            found.append(f"player {pos.player} is not the one choosing a pile")
+    # queue: set-up placements
+    if pos.queue and phase is not Phase.SETUP_PLACE:
+        found.append(f"queue {pos.queue} is set in {phase.name}")
+    if phase is Phase.SETUP_PLACE:
+        if not pos.queue:
+            found.append("SETUP_PLACE with an empty queue")
+        owners_due = [o for o, _ in pos.queue]
+        for o, k in pos.queue:
+            if (o != pos.player and o < players) or not 1 <= k <= pos.setup_left[o]:
+                found.append(f"queue entry ({o}, {k}) is not due (owner placing now, 1 .. armies it has left)")
+        if len(set(owners_due)) != len(owners_due):
+            found.append(f"queue {pos.queue} names an owner twice")
+        if not found:
+            first = pos.queue[0][0]
+            if not any(pos.owner[t] == first and pos.armies[t] < game.setup_cap for t in range(n)):
+                found.append(f"{game.owner_name(first)} places next but has no territory with room")
+    # missions
+    if rules.missions == "none":
+        if pos.missions:
+            found.append(f"missions {pos.missions} are not missions of this game (it has none)")
+    else:
+        deck = missions_for(rules.missions, players)
+        unknown = [m for m in pos.missions if m not in deck]
+        if unknown or len(set(pos.missions)) != len(pos.missions):
+            found.append(f"missions {pos.missions} are not distinct missions of this game")
+        dealing = phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION)
+        if dealing and len(pos.missions) >= players:
+            found.append(f"{len(pos.missions)} missions dealt while dealing to {players} players")
+        if phase is Phase.SETUP_ORDER and pos.missions:
+            found.append("missions dealt before the first player is drawn")
+        if not dealing and len(pos.missions) != players:
+            found.append(f"{len(pos.missions)} missions for {players} players")
+    # capitals
+    chosen = len(pos.capitals)
+    if len(set(pos.capitals)) != chosen:
+        found.append(f"capitals {pos.capitals} name a territory twice")
+    if rules.capital == "none" or (setup and phase is not Phase.SETUP_CAPITAL):
+        if pos.capitals:
+            found.append(f"capitals {pos.capitals} are set in {phase.name}, where there are no headquarters yet")
+    elif phase is Phase.SETUP_CAPITAL:
+        if chosen >= players or pos.player != (pos.first + chosen) % players:
+            found.append(f"player {pos.player} is not the one to choose headquarters number {chosen + 1}")
+        for i, t in enumerate(pos.capitals):
+            if pos.owner[t] != (pos.first + i) % players:
+                found.append(f"headquarters {names[t]} is not held by the player who chose it")
+    elif chosen != players:
+        found.append(f"{chosen} headquarters for {players} players")
+    return found
+
+
+def _battle_problems(game: Game, pos: Position) -> list[str]:
+    found: list[str] = []
+    rules, names, players = game.rules, game.board.territories, game.players
+    phase, pending, occupy = pos.phase, pos.pending, pos.occupy
+    combat = rules.combat
+    if (pending is not None) != (phase in _BATTLE):
+        found.append(f"pending is {pending} in {phase.name} (a battle is pending in DEFEND, ROLL and BLITZ only)")
+    elif pending is not None:
+        kind, source, target, dice, attacker, defense = pending
+        if kind != _BATTLE[phase]:
+            found.append(f"a pending {kind!r} in {phase.name}")
+        if pos.owner[source] != attacker:
+            found.append(f"the attack's source {names[source]} is not the attacker's (player {attacker})")
+        if pos.owner[target] == attacker:
+            found.append(f"the attack's target {names[target]} belongs to the attacker")
+        if target not in game.neighbors[source]:
+            found.append(f"{names[source]} does not border {names[target]}")
+        if pos.armies[source] < 2:
+            found.append(f"{names[source]} attacks with {pos.armies[source]} army")
+        if phase is Phase.DEFEND:
+            defender = pos.owner[target]
+            chooser = defender if defender < players else 1 - attacker if players == 2 else -1
+            if pos.player != chooser:
+                found.append(f"player {pos.player} chooses the defense of {names[target]}, not {chooser}")
+        elif pos.player != attacker:
+            found.append(f"the attacker {attacker} is not the player to move {pos.player}")
+        if not found and kind == "attack":
+            most = min(combat.attacker_max_dice, pos.armies[source] - 1)
+            if not 1 <= dice <= most:
+                found.append(f"the attack throws {dice} dice (1 to {most} allowed)")
+            most = min(combat.defender_max_dice, pos.armies[target])
+            if phase is Phase.DEFEND and defense is not None:
+                found.append(f"the defense is {defense} before the defender chose it")
+            if phase is Phase.ROLL and (defense is None or not 1 <= defense <= most):
+                found.append(f"the defense throws {defense} dice (1 to {most} allowed)")
+        elif not found:
+            if not 0 <= dice <= pos.armies[source] - 2:
+                found.append(f"the blitz stops at {dice} (0 to {pos.armies[source] - 2} allowed)")
+            if defense is not None:
+                found.append(f"a blitz has a defense {defense}")
+    if (occupy is not None) != (phase is Phase.OCCUPY):
+        found.append(f"occupy is {occupy} in {phase.name} (set in OCCUPY only)")
+    elif occupy is not None:
+        source, target, least = occupy
+        for t in (source, target):
+            if pos.owner[t] != pos.player:
+                found.append(f"{names[t]} of the capture is not held by the player to move")
+        if target not in game.neighbors[source]:
+            found.append(f"{names[source]} does not border {names[target]}")
+        most = combat.attacker_max_dice if game.occupy_dice_rolled else 1
+        if not 1 <= least <= min(most, pos.armies[source] - 1):
+            found.append(f"the capture must move in {least} armies (1 to {min(most, pos.armies[source] - 1)} allowed)")
+    if pos.trade_down and phase not in (Phase.OCCUPY, Phase.TRADE_DOWN, Phase.GAME_OVER):
+        found.append(f"trade_down is set in {phase.name}")
+    if phase is Phase.OCCUPY and pos.trade_down:
+        at, hand = rules.elimination_trade_at, len(pos.hands[pos.player])
+        if at is None or hand < at:
+            found.append(f"trade_down is set with {hand} cards in hand (a trade-down follows taking {at} or more)")
+    if phase is Phase.TRADE_DOWN:
+        to = rules.elimination_trade_to
+        if not pos.trade_down:
+            found.append("TRADE_DOWN without trade_down")
+        elif pos.pool == 0 and len(pos.hands[pos.player]) <= to:
+            found.append(f"TRADE_DOWN with {len(pos.hands[pos.player])} cards and nothing to place")
+    return found
+
+
+def _turn_problems(game: Game, pos: Position, setup: bool) -> list[str]:
+    found: list[str] = []
+    moved = pos.moved
+    if moved:
+        if game.rules.fortify != "experts" or pos.phase not in (Phase.FORTIFY, Phase.DRAW, Phase.GAME_OVER):
+            found.append(f"moved {moved} is set in {pos.phase.name} (the experts' fortification only)")
+        elif len(set(moved)) != len(moved):
+            found.append(f"moved {moved} names a territory twice")
+        elif pos.phase is Phase.FORTIFY and any(pos.owner[t] != pos.player for t in moved):
+            found.append(f"moved {moved} names territories not the player's")
     return found
