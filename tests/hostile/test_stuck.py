@@ -62,11 +62,13 @@ def rules_options(draw: st.DrawFn) -> dict[str, object]:
 
 
 @st.composite
-def boards(draw: st.DrawFn, max_territories: int = 9) -> rm.Board | None:
+def boards(
+    draw: st.DrawFn, min_territories: int = 1, max_territories: int = 9, classic: bool = True
+) -> rm.Board | None:
     """A small connected board (a random spanning tree plus a few borders) in 1 to 3 continents; or None (classic)."""
-    if draw(st.integers(0, 5)) == 0:
+    if classic and draw(st.integers(0, 5)) == 0:
         return None
-    n = draw(st.integers(1, max_territories))
+    n = draw(st.integers(min_territories, max_territories))
     names = [f"T{i}" for i in range(n)]
     borders = {frozenset((names[i], names[draw(st.integers(0, i - 1))])) for i in range(1, n)}
     for _ in range(draw(st.integers(0, n))):
@@ -126,11 +128,31 @@ def play(game: rm.Game, seed: int, max_steps: int = 4000, note: Callable[[str], 
     seed=st.integers(0, 2**32),
     max_turns=st.integers(1, 25),
 )
-@settings(max_examples=150)
+@settings(max_examples=80)
 def test_random_rules_and_boards_never_stick(options, board, players, seed, max_turns):
     game = build(options, board, players, max_turns)
     if game is not None:
         play(game, seed, note=event)
+
+
+@given(
+    options=rules_options(),
+    board=st.integers(4, 8).flatmap(lambda n: boards(min_territories=n, max_territories=n, classic=False)),
+    players=st.integers(3, 4),
+    seed=st.integers(0, 2**32),
+    at=st.integers(5, 6),
+    to=st.integers(2, 3),
+)
+@settings(max_examples=40)
+@pytest.mark.slow
+def test_trade_downs_never_stick(options, board, players, seed, at, to):
+    # Hands grow without a forced trade, and small boards with 3 or 4 players see eliminations before the last
+    # one ends the game: trade-downs to 2-4 cards, whose hands may hold no set, come within a few dozen turns.
+    options |= {"forced_trade_at": None, "elimination_trade_at": at, "elimination_trade_to": to, "wild_cards": 0}
+    options |= {"two_player": "none", "missions": "none", "capital": "none", "turn_cap": None}
+    game = build(options, board, players, max_turns=60)
+    if game is not None:
+        play(game, seed, max_steps=6000, note=event)
 
 
 @pytest.mark.slow
@@ -242,3 +264,29 @@ def test_trade_down_ends_when_the_hand_holds_no_set():
 def test_our_errors_are_riskmath_errors():
     assert issubclass(RulesError, RiskmathError)
     assert issubclass(BoardError, ValueError)
+
+
+@given(
+    to=st.integers(2, 5),
+    wilds=st.integers(0, 2),
+    size=st.integers(3, 11),
+    seed=st.integers(0, 2**32),
+    data=st.data(),
+)
+def test_every_trade_down_ends(to, wilds, size, seed, data):
+    """Any hand after an elimination, any ``elimination_trade_to``: the trade-down has a legal action until it ends."""
+    game = rm.Game(3, rm.Rules(elimination_trade_at=max(5, to + 1), elimination_trade_to=to, wild_cards=wilds))
+    deck = list(game.territory_cards) + ["wild"] * wilds
+    hand = data.draw(st.permutations(deck).map(lambda cards: cards[:size]))
+    state = _occupying(game, hand)
+    rng = random.Random(seed)
+    state = state.apply(rm.Occupy(1))
+    for _ in range(3 * size):
+        if state.phase is not Phase.TRADE_DOWN:
+            break
+        actions = state.legal_actions()
+        assert len(actions) > 0, f"stuck trading down with {state.cards(state.current_player)}"
+        state = state.apply(actions[rng.randrange(len(actions))])
+    assert state.phase is Phase.ATTACK
+    hand_left = [game.cards[c] for c in state.cards(state.current_player)]
+    assert len(hand_left) <= to or not rm.game.cards.has_set(hand_left)
