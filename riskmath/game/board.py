@@ -103,7 +103,16 @@ from riskmath.game._board_data import (
     _suggest,
 )
 
-__all__ = ["BOARDS", "MAX_BOARD_DEPTH", "MAX_BOARD_JSON", "RESERVED_NAMES", "Board", "Continent", "TerritoryKey"]
+__all__ = [
+    "BOARDS",
+    "MAX_BOARD_DEPTH",
+    "MAX_BOARD_JSON",
+    "MAX_TERRITORIES",
+    "RESERVED_NAMES",
+    "Board",
+    "Continent",
+    "TerritoryKey",
+]
 
 #: Names of the boards shipped with riskmath, for :meth:`Board.load`.
 BOARDS = ("classic", "anniversary_1999")
@@ -114,6 +123,9 @@ MAX_BOARD_JSON = 10_000_000
 
 #: Deepest nesting of arrays and objects :meth:`Board.from_json` parses (a board needs 3).
 MAX_BOARD_DEPTH = 32
+
+#: Most territories a board may have: its adjacency matrix takes ``n * n`` bytes (25 MB at the limit).
+MAX_TERRITORIES = 5_000
 
 #: A territory given by canonical name, alias (any case) or id.
 TerritoryKey: TypeAlias = str | int | np.integer[Any]
@@ -291,6 +303,8 @@ class Board:
             order = listed
         ids = {t: i for i, t in enumerate(order)}
         n = len(order)
+        if n > MAX_TERRITORIES:  # the adjacency matrix takes n * n bytes
+            _fail(f"board has {n} territories, over the limit of {MAX_TERRITORIES} (its adjacency takes n*n bytes)")
 
         # Borders: undirected pairs, each listed once.
         first: dict[tuple[int, int], int] = {}
@@ -360,9 +374,11 @@ class Board:
             Naming the problem: a bad key, an unknown territory in a border or
             alias, a self-loop, a repeated border, a territory in two
             continents or none, a duplicate name, an empty continent, a bad
-            bonus, an alias clashing with a name, a disconnected graph, or
+            bonus, an alias clashing with a name, a disconnected graph,
             positions that are not two finite numbers for every territory
-            (or for none).
+            (or for none), a name with invisible characters or a reserved
+            one (:data:`RESERVED_NAMES`), or more than
+            :data:`MAX_TERRITORIES` territories.
 
         Examples
         --------

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 import riskmath as rm
 from riskmath.errors import BoardError, InvalidArgumentError
-from riskmath.game.board import MAX_BOARD_DEPTH, MAX_BOARD_JSON
+from riskmath.game.board import MAX_BOARD_DEPTH, MAX_BOARD_JSON, MAX_TERRITORIES
 from riskmath.game.cards import WILD
 from riskmath.game.game import NEUTRAL_NAMES
 from riskmath.game.missions import mission_complete
@@ -193,6 +193,14 @@ def test_oversized_input_is_refused_before_parsing(tmp_path):
     path.write_text(text, encoding="utf-8")
     with pytest.raises(BoardError, match=r"board file '.*big\.json' has \d+ bytes, over the limit"):
         rm.Board.from_json(path)
+
+
+@pytest.mark.parametrize("n", [MAX_TERRITORIES + 1, 20_000])
+def test_too_many_territories_are_refused_before_the_adjacency_matrix(n):
+    names = [f"T{i}" for i in range(n)]
+    data = {"name": "big", "continents": [{"name": "C", "bonus": 1, "territories": names}], "borders": []}
+    with pytest.raises(BoardError, match=rf"board has {n} territories, over the limit of {MAX_TERRITORIES}"):
+        rm.Board.from_dict(data)
 
 
 def test_huge_integers_are_board_errors():

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from strategies import combat_rules
 
 import riskmath as rm
 from riskmath.errors import BoardError, RiskmathError, RulesError
@@ -30,7 +31,7 @@ from riskmath.game.rules import CHOICES
 def rules_options(draw: st.DrawFn) -> dict[str, object]:
     """Every option of ``Rules``, drawn from its allowed values (some combinations are refused)."""
     options: dict[str, object] = {name: draw(st.sampled_from(allowed)) for name, allowed in CHOICES.items()}
-    options["board"] = "classic"  # the board comes from ``boards`` below
+    # ``board`` names the map when ``boards`` below draws None (the shipped boards); else the drawn board is used.
     if options["missions"] != "none" and draw(st.integers(0, 3)) > 0:
         options["capital"] = "none"  # mostly the playable combination (both on is refused)
     if draw(st.integers(0, 2)) > 0:
@@ -47,7 +48,7 @@ def rules_options(draw: st.DrawFn) -> dict[str, object]:
         "setup_cap_per_territory": draw(st.none() | st.integers(1, 6)),
         "min_reinforcement": draw(st.integers(0, 4)),
         "territory_divisor": draw(st.integers(1, 6)),
-        "combat": draw(st.sampled_from([rm.CombatRules(), rm.CombatRules.three_defender_dice()])),
+        "combat": draw(st.sampled_from([rm.CombatRules(), rm.CombatRules.three_defender_dice()]) | combat_rules),
         "set_values": SetValues.preset(draw(st.sampled_from(SetValues.presets()))),
         "forced_trade_at": draw(st.none() | st.integers(5, 8)),
         "elimination_trade_at": at,
