@@ -606,7 +606,9 @@ class GameState:
         InvalidArgumentError
             If ``player`` is not a player id ``0 .. players - 1`` (so for every method taking a player).
         """
-        return tuple(self.position.hands[self._player(player)])
+        if type(player) is not int or not 0 <= player < self.game.players:  # the common case is one test
+            player = self._player(player)
+        return tuple(self.position.hands[player])
 
     def territories_of(self, owner: int) -> tuple[str, ...]:
         """Names of the territories an owner holds (a player, or a neutral: ids ``players .. owners - 1``)."""
@@ -658,7 +660,9 @@ class GameState:
 
     def alive(self, player: int) -> bool:
         """Whether ``player`` is still in the game."""
-        return self.position.alive[self._player(player)]
+        if type(player) is not int or not 0 <= player < self.game.players:
+            player = self._player(player)
+        return self.position.alive[player]
 
     @property
     def capture(self) -> tuple[str, str, int] | None:
