@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from riskmath.errors import BoardError, RiskmathError
-from riskmath.game.board import BOARDS, Board, Continent
+from riskmath.game.board import BOARDS, RESERVED_NAMES, Board, Continent
 
 # The 42 territories in id order, by continent ([M1]-[M4] in docs/sources.rst).
 TERRITORIES = """
@@ -321,7 +321,7 @@ class TestLoading:
             Board.from_json(path)
         with pytest.raises(BoardError, match=r"board data must be a mapping, got \[1, 2\]"):
             Board.from_json(" [1, 2]")
-        with pytest.raises(FileNotFoundError):
+        with pytest.raises(BoardError, match=r"cannot read board file '.*missing\.json': .*No such file"):
             Board.from_json(tmp_path / "missing.json")
 
     def test_tiny_custom_board(self):
@@ -732,7 +732,11 @@ class TestValidation:
         assert len(Board.from_dict(data).borders) == 82
 
 
-NAME = st.text(alphabet=string.ascii_letters + " éßΣ", min_size=1, max_size=8).map(lambda s: " ".join(s.split()))
+NAME = (
+    st.text(alphabet=string.ascii_letters + " éßΣ", min_size=1, max_size=8)
+    .map(lambda s: " ".join(s.split()))
+    .filter(lambda s: s.casefold() not in RESERVED_NAMES)  # "wild" and the neutrals' labels are refused
+)
 
 
 @st.composite

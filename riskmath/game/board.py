@@ -49,6 +49,14 @@ growing eastwards across a map about ``0..100`` wide and ``y`` northwards;
 near its real place on a world map), and lays out boards without them itself.  The graph must be connected.  The
 shipped files are exactly ``to_dict()`` of their board.
 
+Names are kept in Unicode NFC and compared (for duplicates and lookups) after
+NFKC normalization, case folding and whitespace collapsing, with invisible
+characters (zero-width spaces, direction marks: Unicode categories Cf, Cc)
+ignored: ``"Café"`` composed or decomposed is one territory.  A name that
+contains invisible characters is refused, and so are territory names and
+aliases that read as one of :data:`RESERVED_NAMES` (``"wild"``, the name of
+the wild card in hands and trades, and the neutral owners' labels).
+
 Examples
 --------
 >>> board = Board.classic()
@@ -68,6 +76,7 @@ import functools
 import json
 import numbers
 import os
+import re
 from collections import deque
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -81,8 +90,10 @@ import numpy.typing as npt
 
 from riskmath.errors import BoardError
 from riskmath.game._board_data import (
+    RESERVED_NAMES,
     Position,
     _aliases,
+    _canonical,
     _clean_name,
     _fail,
     _list,
@@ -92,10 +103,29 @@ from riskmath.game._board_data import (
     _suggest,
 )
 
-__all__ = ["BOARDS", "Board", "Continent", "TerritoryKey"]
+__all__ = [
+    "BOARDS",
+    "MAX_BOARD_DEPTH",
+    "MAX_BOARD_JSON",
+    "MAX_TERRITORIES",
+    "RESERVED_NAMES",
+    "Board",
+    "Continent",
+    "TerritoryKey",
+]
 
 #: Names of the boards shipped with riskmath, for :meth:`Board.load`.
 BOARDS = ("classic", "anniversary_1999")
+
+#: Most characters of board JSON text (bytes of a board file) that :meth:`Board.from_json` reads; the shipped
+#: boards take about 10 000.
+MAX_BOARD_JSON = 10_000_000
+
+#: Deepest nesting of arrays and objects :meth:`Board.from_json` parses (a board needs 3).
+MAX_BOARD_DEPTH = 32
+
+#: Most territories a board may have: its adjacency matrix takes ``n * n`` bytes (25 MB at the limit).
+MAX_TERRITORIES = 5_000
 
 #: A territory given by canonical name, alias (any case) or id.
 TerritoryKey: TypeAlias = str | int | np.integer[Any]
@@ -241,7 +271,8 @@ class Board:
             if isinstance(bonus, bool) or not isinstance(bonus, numbers.Integral) or bonus < 0:
                 _fail(f"continent {cname!r} bonus must be a non-negative integer, got {bonus!r}")
             members = [
-                _clean_name(f"territory of {cname!r}", t) for t in _list(f"{cname!r} territories", raw["territories"])
+                _clean_name(f"territory of {cname!r}", t, territory=True)
+                for t in _list(f"{cname!r} territories", raw["territories"])
             ]
             if not members:
                 _fail(f"continent {cname!r} has no territories")
@@ -250,14 +281,17 @@ class Board:
                     where = "twice in" if owner[t] == cname else f"in both {owner[t]!r} and"
                     _fail(f"territory {t!r} is listed {where} {cname!r}")
                 if _norm(t) in seen:
-                    _fail(f"territory names {seen[_norm(t)]!r} and {t!r} differ only in case or spacing")
+                    other = seen[_norm(t)]
+                    _fail(
+                        f"territory names {other!r} and {t!r} differ only in case or spacing (or look alike in Unicode)"
+                    )
                 owner[t], seen[_norm(t)] = cname, t
             continents.append((cname, int(bonus), members))
 
         # Territory order (ids).
         order = [t for _, _, members in continents for t in members]
         if "territories" in data:
-            listed = [_clean_name("territory", t) for t in _list("territories", data["territories"])]
+            listed = [_clean_name("territory", t, territory=True) for t in _list("territories", data["territories"])]
             for i, t in enumerate(listed):
                 if t not in owner:
                     _fail(f"territory {t!r} belongs to no continent" + _suggest(t, seen))
@@ -269,12 +303,15 @@ class Board:
             order = listed
         ids = {t: i for i, t in enumerate(order)}
         n = len(order)
+        if n > MAX_TERRITORIES:  # the adjacency matrix takes n * n bytes
+            _fail(f"board has {n} territories, over the limit of {MAX_TERRITORIES} (its adjacency takes n*n bytes)")
 
         # Borders: undirected pairs, each listed once.
         first: dict[tuple[int, int], int] = {}
         for number, pair in enumerate(_list("borders", data["borders"])):
             if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(t, str) for t in pair):
                 _fail(f"border {number} must be a pair of territory names, got {pair!r}")
+            pair = [_canonical(t) for t in pair]
             for t in pair:
                 if t not in ids:
                     _fail(f"border {number} {list(pair)} names unknown territory {t!r}" + _suggest(t, seen))
@@ -337,9 +374,11 @@ class Board:
             Naming the problem: a bad key, an unknown territory in a border or
             alias, a self-loop, a repeated border, a territory in two
             continents or none, a duplicate name, an empty continent, a bad
-            bonus, an alias clashing with a name, a disconnected graph, or
+            bonus, an alias clashing with a name, a disconnected graph,
             positions that are not two finite numbers for every territory
-            (or for none).
+            (or for none), a name with invisible characters or a reserved
+            one (:data:`RESERVED_NAMES`), or more than
+            :data:`MAX_TERRITORIES` territories.
 
         Examples
         --------
@@ -359,20 +398,47 @@ class Board:
         A ``str`` whose first non-blank character is ``{`` or ``[`` is read as
         JSON text; any other ``str`` or path-like object names a UTF-8 file.
 
+        Text or files over :data:`MAX_BOARD_JSON` characters (bytes) are
+        refused before parsing, and so is JSON nested deeper than
+        :data:`MAX_BOARD_DEPTH` (a board needs 3 levels).
+
         Raises
         ------
         BoardError
-            If the JSON is malformed or the data invalid (see :meth:`from_dict`); reading a file may raise OSError.
+            If the file cannot be read (missing, a directory, not UTF-8 ...),
+            is too large, the JSON is malformed or too deeply nested, or the
+            data are invalid (see :meth:`from_dict`); the message names the
+            file.
         """
-        if isinstance(source, str) and source.lstrip().startswith(("{", "[")):
+        if isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
             text, where = source, "JSON text"
+            if len(text) > MAX_BOARD_JSON:
+                _fail(f"board JSON text has {len(text)} characters, over the limit of {MAX_BOARD_JSON}")
         else:
-            text, where = Path(source).read_text(encoding="utf-8"), repr(os.fspath(source))
+            if not isinstance(source, (str, os.PathLike)):
+                _fail(f"Board.from_json takes JSON text or the path of a file, got {source!r}")
+            where = repr(os.fspath(source))
+            path = Path(source)
+            try:
+                size = path.stat().st_size
+                text = "" if size > MAX_BOARD_JSON else path.read_text(encoding="utf-8")
+            except (OSError, ValueError) as error:  # missing, a directory, no permission, not UTF-8, a NUL ...
+                raise BoardError(f"cannot read board file {where}: {error}") from None
+            if size > MAX_BOARD_JSON:
+                _fail(f"board file {where} has {size} bytes, over the limit of {MAX_BOARD_JSON}")
+        depth = _nesting(text)
+        if depth > MAX_BOARD_DEPTH:
+            _fail(f"board JSON in {where} is nested {depth} levels deep, over the limit of {MAX_BOARD_DEPTH}")
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as error:
+        except (ValueError, RecursionError) as error:  # JSONDecodeError, or an integer of too many digits
             raise BoardError(f"invalid board JSON in {where}: {error}") from None
-        return cls(data)
+        try:
+            return cls(data)
+        except BoardError as error:
+            if where == "JSON text":
+                raise
+            raise BoardError(f"board file {where}: {error}") from None
 
     @staticmethod
     def load(name: str) -> Board:
@@ -572,6 +638,24 @@ class Board:
 
     def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
         return (Board.from_dict, (self.to_dict(),))
+
+
+def _nesting(text: str) -> int:
+    """How deep arrays and objects nest in JSON ``text`` (brackets inside strings do not count)."""
+    if text.count("[") + text.count("{") <= MAX_BOARD_DEPTH:
+        return 0  # too few brackets to nest too deep
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 def _component(start: int, nbrs: Sequence[Sequence[int]], allowed: Container[int] | None) -> set[int]:

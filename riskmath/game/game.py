@@ -40,14 +40,22 @@ import numpy as np
 
 import riskmath.game.serialize as serialize
 from riskmath._validation import check_int
-from riskmath.errors import IllegalActionError, InvalidArgumentError, RiskmathError, RulesError, StateError
+from riskmath.errors import (
+    BoardError,
+    IllegalActionError,
+    InvalidArgumentError,
+    RiskmathError,
+    RulesError,
+    StateError,
+)
+from riskmath.game._board_data import NEUTRAL_NAMES
 from riskmath.game.actions import BattleOutcome, RollOutcome
 from riskmath.game.board import Board
 from riskmath.game.cards import CARD_SYMBOLS, WILD, Card, Symbol, full_deck
 from riskmath.game.chance import MASK, chance_outcomes, is_chance, sample_outcome
 from riskmath.game.codec import to_engine
 from riskmath.game.legality import LegalActions, check_action, is_legal
-from riskmath.game.missions import completed
+from riskmath.game.missions import CONTINENT_MISSIONS, completed, missions_for
 from riskmath.game.phase import CHANCE, TERMINAL, Phase
 from riskmath.game.position import PendingBattle, Position, income
 from riskmath.game.rules import Rules
@@ -55,9 +63,6 @@ from riskmath.game.transitions import apply_action, apply_outcome, resolve_chanc
 from riskmath.odds._sweeps import forward_float, kernel
 
 __all__ = ["NEUTRAL_NAMES", "WILD", "Game", "GameState"]
-
-#: Labels of the neutral owners (the two-player variants).
-NEUTRAL_NAMES = ("neutral", "neutral 2", "neutral 3", "neutral 4")
 
 
 class ChanceTable:
@@ -148,6 +153,7 @@ class Game:
         rules.starting_armies_for(self.players)
         if rules.missions != "none" and self.players < 3:
             raise RulesError(f"Secret Mission RISK is for 3 to 6 players, not {self.players}")
+        _check_board_fits(self, rules, board)
         n = len(board)
         mapping = CARD_SYMBOLS[rules.card_symbols]
         if set(mapping) >= set(board.territories):
@@ -299,6 +305,69 @@ class Game:
             defender_decides=data["defender_decides"],
             max_turns=data["max_turns"],
         )
+
+
+def _territory_shares(game: Game, territories: int) -> list[int]:
+    """The most territories each owner (players, then neutrals) can receive in the set-up."""
+    n, players = territories, game.players
+    if game.two_player in ("neutral_1993", "neutral_article"):
+        if game.two_player == "neutral_article" and game.rules.setup == "claim":
+            share = n // 3  # each player claims a third, the rest is neutral
+            return [share, share, n - 2 * share]
+        share = n // 3 + (n % 3 > 0)
+        return [share] * 3
+    if game.two_player == "neutrals_2003":
+        neutral = (n - 18) // 4
+        return [9, 9, neutral, neutral, neutral, n - 18 - 3 * neutral]
+    return [-(-n // players)] * players
+
+
+def _check_board_fits(game: Game, rules: Rules, board: Board) -> None:
+    """Refuse a board on which these rules and players cannot set up or play (the set-up would stick or crash).
+
+    Every owner needs a territory (to place, to choose a headquarters, to be
+    alive); the four neutrals of 2003 need 9 + 9 + 4 territories; the
+    starting armies must cover the territories an owner receives (one army
+    each); Secret Mission RISK needs the continents its cards name.
+    """
+    n, owners = len(board), game.owners
+    if n < owners:
+        who = f"{game.players} players" + (f" and {game.neutrals} neutral(s)" if game.neutrals else "")
+        raise BoardError(
+            f"board {board.name!r} has {n} territories: {who} (Rules.two_player={rules.two_player!r}) "
+            f"need at least {owners}, one each"
+        )
+    if game.two_player == "neutrals_2003" and n < 22:
+        raise BoardError(
+            f"board {board.name!r} has {n} territories: Rules.two_player='neutrals_2003' deals 9 to each player "
+            "and at least 1 to each of four neutrals, so it needs at least 22"
+        )
+    if rules.starting_armies_rule == "table":
+        start = rules.starting_armies_for(game.players)
+        neutral_start = {"neutral_1993": 40, "neutral_article": 28, "neutrals_2003": 24}.get(game.two_player, 0)
+        shares = _territory_shares(game, n)
+        for owner, share in enumerate(shares):
+            armies, needed = (start, share) if owner < game.players else (neutral_start, share)
+            if owner >= game.players and game.two_player == "neutral_article":
+                if rules.setup == "claim":
+                    continue  # the unclaimed rest becomes neutral with 2 armies each, whatever the count
+                needed = 2 * share  # dealt neutral territories hold 2 armies each
+            if needed > armies:
+                label = game.owner_name(owner)
+                raise RulesError(
+                    f"Rules.starting_armies gives {label} {armies} armies with {game.players} players, fewer than "
+                    f"the {needed} its {share} territories need on board {board.name!r} ({n} territories, "
+                    f"Rules.two_player={rules.two_player!r})"
+                )
+    if rules.missions != "none":
+        cards = missions_for(rules.missions, game.players)
+        named = sorted({c for m in cards if m in CONTINENT_MISSIONS for c in CONTINENT_MISSIONS[m][0]})
+        missing = [c for c in named if c not in board.continents]
+        if missing:
+            raise BoardError(
+                f"Rules.missions={rules.missions!r} names continents that board {board.name!r} lacks: "
+                f"{', '.join(missing)} (the mission cards are those of the classic board)"
+            )
 
 
 class GameState:
@@ -531,18 +600,44 @@ class GameState:
         """The battle declared and not yet resolved (``DEFEND``, ``ROLL``, ``BLITZ``), territories as ids; or None."""
         return self.position.pending
 
+    def _player(self, player: object, name: str = "player") -> int:
+        """``player`` as a player id ``0 .. players - 1``, or InvalidArgumentError naming it and the range."""
+        players = self.game.players
+        if type(player) is int and 0 <= player < players:  # the common case, first
+            return player
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+            raise InvalidArgumentError(f"{name} must be an integer player id in 0..{players - 1}, got {player!r}")
+        if not 0 <= player < players:
+            raise InvalidArgumentError(f"{name} must be a player id in 0..{players - 1}, got {player!r}")
+        return int(player)
+
     def cards(self, player: int) -> tuple[str, ...]:
-        """The cards in a player's hand (territory names, or ``"wild"``)."""
+        """The cards in a player's hand (territory names, or ``"wild"``).
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``player`` is not a player id ``0 .. players - 1`` (so for every method taking a player).
+        """
+        if type(player) is not int or not 0 <= player < self.game.players:  # the common case is one test
+            player = self._player(player)
         return tuple(self.position.hands[player])
 
     def territories_of(self, owner: int) -> tuple[str, ...]:
-        """Names of the territories an owner holds."""
+        """Names of the territories an owner holds (a player, or a neutral: ids ``players .. owners - 1``)."""
+        owners = self.game.owners
+        if not (type(owner) is int and 0 <= owner < owners):
+            if isinstance(owner, bool) or not isinstance(owner, (int, np.integer)) or not 0 <= owner < owners:
+                raise InvalidArgumentError(
+                    f"owner must be an integer owner id in 0..{owners - 1} (players, then neutrals), got {owner!r}"
+                )
+            owner = int(owner)
         names = self.game.board.territories
         return tuple(names[t] for t, o in enumerate(self.position.owner) if o == owner)
 
     def reinforcements(self, player: int) -> int:
         """Armies ``player`` would receive for territories and continents now (before cards)."""
-        return income(self.game, self.position, player)
+        return income(self.game, self.position, self._player(player))
 
     @property
     def pool(self) -> int:
@@ -560,11 +655,13 @@ class GameState:
 
     def mission(self, player: int) -> str | None:
         """A player's secret mission (Secret Mission RISK), or None."""
+        player = self._player(player)
         missions = self.position.missions
         return missions[player] if player < len(missions) else None
 
     def capital(self, player: int) -> str | None:
         """A player's headquarters (Capital RISK), or None."""
+        player = self._player(player)
         pos, players = self.position, self.game.players
         chosen = len(pos.capitals)
         # While the players choose (from the first player round the table) the list is in the order of choice;
@@ -575,6 +672,9 @@ class GameState:
         return None
 
     def alive(self, player: int) -> bool:
+        """Whether ``player`` is still in the game."""
+        if type(player) is not int or not 0 <= player < self.game.players:
+            player = self._player(player)
         return self.position.alive[player]
 
     @property
@@ -589,7 +689,7 @@ class GameState:
 
     def mission_complete(self, player: int) -> bool:
         """Whether ``player`` has completed its secret mission now."""
-        return completed(self.game, self.position, player)
+        return completed(self.game, self.position, self._player(player))
 
     def _repr_html_(self) -> str | None:
         """Rich display in notebooks (renderers in :mod:`riskmath.plots.notebook`)."""

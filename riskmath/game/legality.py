@@ -27,7 +27,7 @@ from riskmath.game.actions import (
     PlaceArmies,
     TradeCards,
 )
-from riskmath.game.cards import WILD, is_set
+from riskmath.game.cards import WILD, has_set, is_set
 from riskmath.game.chance import is_chance
 from riskmath.game.codec import Checked, kind_of
 from riskmath.game.phase import Phase
@@ -203,9 +203,17 @@ def _check_end(game: Game, pos: Position, action: EndPhase) -> Checked:
         if pos.pool > 0:
             raise _illegal(game, pos, action, f"{pos.pool} armies are still to be placed")
         hand = len(pos.hands[pos.player])
-        if game.rules.trade_forced(hand):
+        if _trade_forced(game, pos):
             raise _illegal(game, pos, action, f"holding {hand} cards, a set must be traded first")
     return ("end",)
+
+
+def _trade_forced(game: Game, pos: Position) -> bool:
+    """Whether the player must trade before placing: ``forced_trade_at`` reached and a set in the hand."""
+    hand = pos.hands[pos.player]
+    if not game.rules.trade_forced(len(hand)):
+        return False
+    return has_set([game.cards[c] for c in hand])
 
 
 def _check_pile(game: Game, pos: Position, action: ChoosePile) -> Checked:
@@ -239,7 +247,7 @@ def _check_place(game: Game, pos: Position, action: PlaceArmies) -> tuple[Any, .
         if k > room(game, pos, t, setup=True):
             raise _illegal(game, pos, action, f"{name} has room for only {room(game, pos, t, setup=True)} more armies")
         return ("place", t, k)
-    if phase == "REINFORCE" and game.rules.trade_forced(len(pos.hands[pos.player])):
+    if phase == "REINFORCE" and _trade_forced(game, pos):
         raise _illegal(game, pos, action, f"holding {len(pos.hands[pos.player])} cards, a set must be traded first")
     if pos.pool == 0:
         raise _illegal(game, pos, action, "no armies left to place")
@@ -390,7 +398,7 @@ def enumerate_actions(game: Game, pos: Position) -> list[Run]:
         hand = len(pos.hands[p])
         if phase == "REINFORCE" or hand > rules.elimination_trade_to:
             runs.append(_listed(_trades(game, pos)))
-        forced = phase == "REINFORCE" and rules.trade_forced(hand)
+        forced = phase == "REINFORCE" and _trade_forced(game, pos)
         if pos.pool > 0 and not forced:
             for t in range(n):
                 if owner[t] == p:

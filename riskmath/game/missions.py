@@ -92,7 +92,7 @@ def mission_complete(state: GameState, player: int) -> bool:
     >>> state.winner, [mission_complete(state, p) for p in range(3)]    # destroy_0 is your own: occupy 24
     (0, [True, False, False])
     """
-    return completed(state.game, state.position, player)
+    return state.mission_complete(player)  # checks the player id
 
 
 def completed(game: Game, pos: Position, player: int) -> bool:

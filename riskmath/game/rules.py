@@ -42,6 +42,14 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Most starting armies per player that :class:`Rules` accepts: set-ups place one army a step, so a huge table
+#: would make a random set-up run for ever (the editions give at most 50).
+MAX_STARTING_ARMIES = 10_000
+
+#: Most wild cards in the deck (the editions have 2).
+MAX_WILD_CARDS = 100
+
+
 def _armies(table: Mapping[int, int] | tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     items = table.items() if isinstance(table, Mapping) else table
     return tuple(sorted((int(p), int(a)) for p, a in items))
@@ -178,8 +186,11 @@ class Rules:
                 f"Rules.starting_armies must map player counts to armies, got {self.starting_armies!r}"
             ) from None
         for players, armies in self.starting_armies:
-            if not 2 <= players <= 6 or armies < 1:
-                raise RulesError(f"Rules.starting_armies has a bad entry {players} players -> {armies} armies")
+            if not 2 <= players <= 6 or not 1 <= armies <= MAX_STARTING_ARMIES:
+                raise RulesError(
+                    f"Rules.starting_armies has a bad entry {players} players -> {armies} armies "
+                    f"(players 2..6, armies 1..{MAX_STARTING_ARMIES})"
+                )
         minimums = (("min_reinforcement", 0), ("territory_divisor", 1), ("wild_cards", 0), ("elimination_trade_to", 2))
         for name, low in minimums:
             self._check_int(name, low)
@@ -192,6 +203,8 @@ class Rules:
         ):
             if getattr(self, name) is not None:
                 self._check_int(name, low)
+        if self.wild_cards > MAX_WILD_CARDS:
+            raise RulesError(f"Rules.wild_cards must be at most {MAX_WILD_CARDS}, got {self.wild_cards}")
         if self.elimination_trade_at is not None and self.elimination_trade_to >= self.elimination_trade_at:
             raise RulesError(
                 f"Rules.elimination_trade_to ({self.elimination_trade_to}) must be below "

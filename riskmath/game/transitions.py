@@ -203,9 +203,12 @@ def _after_placement(game: Game, pos: Position) -> None:
         pos.pool = 0  # the caps leave nowhere to put them: they are lost (1993 experts rule)
     hand = len(pos.hands[pos.player])
     if pos.phase is _REINFORCE:
-        if not rules.trade_forced(hand):
+        # A forced trade needs a set to trade: a hand holding none (possible below 5 cards only) cannot be forced.
+        if not (rules.trade_forced(hand) and _holds_set(game, pos)):
             pos.phase = _ATTACK
-    elif pos.phase is _TRADE_DOWN and hand <= rules.elimination_trade_to:
+    elif pos.phase is _TRADE_DOWN and (hand <= rules.elimination_trade_to or not _holds_set(game, pos)):
+        # The trade-down stops at elimination_trade_to cards, or earlier when the hand holds no set (the rulebooks
+        # are silent: with elimination_trade_to below 4 a hand of 3 or 4 cards may hold none).
         pos.trade_down = False
         pos.phase = _ATTACK
 
@@ -431,7 +434,11 @@ def occupy(game: Game, pos: Position, armies: int) -> None:
     pos.armies[source] -= armies
     pos.armies[target] += armies
     pos.occupy = None
-    pos.phase = _TRADE_DOWN if pos.trade_down else _ATTACK
+    if pos.trade_down:
+        pos.phase = _TRADE_DOWN
+        _after_placement(game, pos)  # nothing to trade (no set in the hand): the trade-down is over at once
+    else:
+        pos.phase = _ATTACK
     if game.decided_by_captures:
         _check_missions(game, pos)
 
