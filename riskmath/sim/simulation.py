@@ -335,14 +335,14 @@ def simulate(
             workers = min(max(jobs if jobs > 0 else 2, 2), n)
             _in_parallel(executor, workers, game, agents, seeds, bar, rows)
     except AgentError as error:
-        error.results = _table(rows)
+        error.results = _table(rows, game.players)
         raise
     except KeyboardInterrupt as interrupt:
-        raise SimulationInterrupted(_table(rows), n) from interrupt
+        raise SimulationInterrupted(_table(rows, game.players), n) from interrupt
     finally:
         if bar is not None:
             bar.close()
-    return _table(rows)
+    return _table(rows, game.players)
 
 
 def _check_jobs(n_jobs: object) -> int:
@@ -370,13 +370,14 @@ def _workers(jobs: int, n_games: int) -> int:
     return max(1, min(jobs, n_games))
 
 
-def _table(rows: dict[int, dict[str, Any]]) -> pd.DataFrame:
-    """The finished games' rows in seed order (an empty DataFrame if none finished)."""
+def _table(rows: dict[int, dict[str, Any]], players: int) -> pd.DataFrame:
+    """The finished games' rows in seed order (the usual columns even when none finished)."""
     import pandas as pd
 
-    table = pd.DataFrame([rows[k] for k in sorted(rows)])
-    if "winner" in table:
-        table["winner"] = table["winner"].astype("Int64")
+    columns = ["seed", "winner", "draw", "turns"]
+    columns += [f"{kind}_{seat}" for seat in range(players) for kind in ("territories", "armies")]
+    table = pd.DataFrame([rows[k] for k in sorted(rows)], columns=columns)
+    table["winner"] = table["winner"].astype("Int64")
     return table
 
 
