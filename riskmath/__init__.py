@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING
 from riskmath import _html
 from riskmath._version import __version__
 from riskmath.errors import (
+    AgentError,
     BoardError,
     CardError,
     IllegalActionError,
     InvalidArgumentError,
     RiskmathError,
     RulesError,
+    SimulationInterrupted,
     StateError,
     UndefinedStatisticError,
 )
@@ -142,6 +144,7 @@ _html.set_loader(lambda: importlib.import_module("riskmath.plots.notebook"))
 __all__ = [
     "OBJECTIVES",
     "STATISTICS",
+    "AgentError",
     "Attack",
     "Battle",
     "BattleChain",
@@ -178,6 +181,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SetValues",
+    "SimulationInterrupted",
     "StateError",
     "Symbol",
     "Target",

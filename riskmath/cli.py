@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from riskmath import __version__
-from riskmath.errors import RiskmathError
+from riskmath.errors import AgentError, InvalidArgumentError, RiskmathError, SimulationInterrupted
 from riskmath.odds.battles import STATISTICS, battle
 from riskmath.odds.conquests import conquest
 from riskmath.odds.dice import CombatRules, roll_odds
@@ -39,6 +42,10 @@ __all__ = ["main"]
 
 class _UsageError(Exception):
     pass
+
+
+class _InterruptedError(Exception):
+    """Ctrl-C: the message says what was kept."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,6 +75,43 @@ def _count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
     return value
+
+
+def _jobs(text: str) -> int:
+    """argparse type: a positive integer or -1 (every CPU)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}") from None
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}")
+    return value
+
+
+def _check_out(path: str) -> None:
+    """Refuse an output file that cannot be written, before any game is played (creating it if need be)."""
+    if os.path.isdir(path):
+        raise InvalidArgumentError(f"--out {path!r} is a directory, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidArgumentError(f"--out {path!r}: the folder {folder!r} does not exist")
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise InvalidArgumentError(f"--out {path!r} cannot be written: {error.strerror or error}") from None
+
+
+def _write(table: Any, path: str) -> None:
+    try:
+        table.to_csv(path, index=False)
+    except OSError as error:
+        raise InvalidArgumentError(f"--out {path!r} could not be written: {error.strerror or error}") from None
+
+
+def _notes(caught: list[warnings.WarningMessage]) -> None:
+    for warning in caught:
+        print(f"riskmath: note: {warning.message}", file=sys.stderr)
 
 
 def _add_rules_options(parser: argparse.ArgumentParser) -> None:
@@ -149,7 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=_count, default=4)
     sim.add_argument("--agents", required=True, help="comma-separated, one per seat: random, aggressive")
     sim.add_argument("--games", type=_count, default=100)
-    sim.add_argument("--jobs", type=_count, default=1)
+    sim.add_argument(
+        "--jobs", type=_jobs, default=1, help="worker processes, -1 for one per CPU (at most one per CPU and game)"
+    )
     sim.add_argument("--seed", type=_count, default=0)
     sim.add_argument("--max-turns", type=_count, default=300, metavar="N")
     sim.add_argument("--preset", default="us_1993", help="rules preset (see the docs)")
@@ -295,9 +341,28 @@ def _simulate(args: argparse.Namespace) -> str:
     names = [name.strip() for name in args.agents.split(",")]
     agents = [make_agent(name) for name in names]
     game = Game(args.players, Rules.preset(args.preset), max_turns=args.max_turns)
-    table = simulate(game, agents, args.games, seed=args.seed, n_jobs=args.jobs, progress=args.progress)
     if args.out:
-        table.to_csv(args.out, index=False)
+        _check_out(args.out)
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
+            warnings.simplefilter("always", RuntimeWarning)
+            table = simulate(game, agents, args.games, seed=args.seed, n_jobs=args.jobs, progress=args.progress)
+    except (AgentError, SimulationInterrupted) as stop:
+        _notes(caught)
+        kept = stop.results
+        where = ""
+        if args.out and kept is not None:
+            _write(kept, args.out)
+            where = f", written to {args.out}"
+        count = 0 if kept is None else len(kept)  # type: ignore[arg-type]
+        if isinstance(stop, SimulationInterrupted):
+            raise _InterruptedError(
+                f"interrupted: kept the {count} of {args.games} games that finished{where}"
+            ) from None
+        raise AgentError(f"{stop} (kept the {count} games that finished{where})") from stop
+    _notes(caught)
+    if args.out:
+        _write(table, args.out)
     lines = [
         f"{args.games} games, {args.players} players ({args.preset}), seed {args.seed}, cap {args.max_turns} turns"
     ]
@@ -329,10 +394,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         handlers = {"roll": _roll, "odds": _odds, "table": _table, "conquest": _conquest, "need": _need}
         handler = {**handlers, "policy": _policy, "simulate": _simulate}[args.command]
-        print(handler(args))
+        print(handler(args), flush=True)
     except (_UsageError, RiskmathError) as error:
         print(f"riskmath: error: {error}", file=sys.stderr)
         return 2
+    except _InterruptedError as interrupted:
+        print(f"riskmath: {interrupted}", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("riskmath: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``riskmath ... | head -1``): no traceback, and none at exit either when Python
+        # flushes stdout (https://docs.python.org/3/library/signal.html#note-on-sigpipe).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return 0
 
 

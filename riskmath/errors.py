@@ -18,12 +18,14 @@ InvalidArgumentError True attackers must be an integer, got 2.5
 from __future__ import annotations
 
 __all__ = [
+    "AgentError",
     "BoardError",
     "CardError",
     "IllegalActionError",
     "InvalidArgumentError",
     "RiskmathError",
     "RulesError",
+    "SimulationInterrupted",
     "StateError",
     "UndefinedStatisticError",
 ]
@@ -138,3 +140,56 @@ class StateError(RiskmathError, ValueError):
         ...
     riskmath.errors.StateError: not a riskmath state (format 'riskmath-state/1' expected)
     """
+
+
+class AgentError(RiskmathError):
+    """An agent failed during a game: it raised, or a trusted agent's unchecked action broke the game.
+
+    The message names the agent, its seat and the game's seed; the original
+    exception is chained (``__cause__``).  :func:`riskmath.simulate` attaches
+    the games that finished before the failure as ``results`` (a DataFrame,
+    possibly empty); :func:`riskmath.play` leaves it ``None``.
+
+    Attributes
+    ----------
+    agent : str
+        The agent's name.
+    seat : int
+    seed : int
+        The seed of the game it failed in (replay with ``play(game, agents, seed)``).
+    results : pandas.DataFrame or None
+        The rows of the games that finished (``simulate`` only).
+    """
+
+    def __init__(self, message: str, *, agent: str = "", seat: int = -1, seed: int = -1) -> None:
+        super().__init__(message)
+        self.agent = agent
+        self.seat = seat
+        self.seed = seed
+        self.results: object = None
+
+    def __reduce__(self) -> tuple[object, ...]:  # picklable from a worker process, keywords included
+        return (_agent_error, (type(self), str(self), self.agent, self.seat, self.seed))
+
+
+def _agent_error(kind: type[AgentError], message: str, agent: str, seat: int, seed: int) -> AgentError:
+    return kind(message, agent=agent, seat=seat, seed=seed)
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """:func:`riskmath.simulate` was interrupted (Ctrl-C): the games that finished are in ``results``.
+
+    A ``KeyboardInterrupt``, so that ``except KeyboardInterrupt`` and the
+    interpreter treat it as one; not a :class:`RiskmathError` (nothing went
+    wrong).  ``results`` is the DataFrame of the finished games, in seed order
+    (possibly empty), and ``n_games`` the number asked for.
+    """
+
+    def __init__(self, results: object, n_games: int) -> None:
+        kept = len(results)  # type: ignore[arg-type]
+        super().__init__(f"simulation interrupted: {kept} of {n_games} games finished (kept in .results)")
+        self.results = results
+        self.n_games = n_games
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.results, self.n_games))

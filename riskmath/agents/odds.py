@@ -55,6 +55,7 @@ from riskmath.game.actions import (
     TradeCards,
 )
 from riskmath.game.phase import Phase
+from riskmath.game.position import room
 from riskmath.game.state import GameState
 
 __all__ = ["OddsAgent"]
@@ -128,9 +129,10 @@ class OddsAgent:
     # -- reinforcement ----------------------------------------------------------------
     def _reinforce(self, state: GameState) -> Any:
         legal = state.legal_actions()
-        for action in legal:
+        for action in legal:  # the trades come first: look at the first action only (not every placement)
             if isinstance(action, TradeCards):
                 return action
+            break
         if state.pool == 0:
             return legal[0] if len(legal) else None
         me = state.current_player
@@ -258,6 +260,12 @@ class OddsAgent:
         combat = state.game.rules.combat
         strongest = max(state.armies(u) - 1 for u in enemies_at_source)
         total = state.armies(source)  # the source keeps total - moved
+        while most - least > 64:  # a big stack: halve the range (the chance grows with the armies moved)
+            middle = (least + most) // 2
+            if win_probability(strongest, total - middle, combat) <= self.attack_threshold:
+                least = middle
+            else:
+                most = middle - 1
         for moved in range(most, least - 1, -1):
             if win_probability(strongest, total - moved, combat) <= self.attack_threshold:
                 return Occupy(moved)
@@ -312,13 +320,17 @@ class OddsAgent:
 
     def _setup_place(self, state: GameState) -> Any:
         me = state.current_player
-        places = [a for a in state.legal_actions() if isinstance(a, PlaceArmies)]
-        if not places or state.owner(places[0].territory) != me:
+        game, pos = state.game, state.position
+        placer, due = pos.queue[0]
+        # The territories that may take an army and how many (not the list of every placement: O(territories)).
+        most = {t: min(due, room(game, pos, t, setup=True)) for t, o in enumerate(pos.owner) if o == placer}
+        most = {t: k for t, k in most.items() if k > 0}
+        if not most or placer != me:
             return None  # a neutral's army: the fallback places it
         falls = _fall_probabilities(state, False)
-        own = {a.territory for a in places}
-        target = max(sorted(own), key=lambda name: falls[state.game.board.index(name)])
-        return max((a for a in places if a.territory == target), key=lambda a: a.armies)
+        names = game.board.territories
+        target = max(sorted(names[t] for t in most), key=lambda name: falls[game.board.index(name)])
+        return PlaceArmies(target, most[game.board.index(target)])
 
     def _capital(self, state: GameState) -> Any:
         me = state.current_player
@@ -358,7 +370,6 @@ def _rival(state: GameState, me: int, territory: int) -> bool:
 def _fallback(state: GameState, rng: random.Random) -> Any:
     """A legal move when the preferred one is not allowed: end the phase if possible, else at random."""
     legal = state.legal_actions()
-    for action in legal:
-        if isinstance(action, EndPhase):
-            return action
+    if EndPhase() in legal:  # (a membership test: not a walk through every placement of a big pool)
+        return EndPhase()
     return rng.choice(legal)

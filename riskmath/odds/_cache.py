@@ -37,7 +37,12 @@ def win_probability(attackers: int, defenders: int, rules: object = None) -> flo
     agents can ask for many battles' odds cheaply.  Odds grow with the
     attackers, so a stack far larger than the defense (over ``4 d + 40``) is
     looked up at ``4 d + 40`` when the chance of failing there is below
-    1e-12: the answer is then within 1e-12 of the exact one.  ``rules`` is
+    1e-12: the answer is then within 1e-12 of the exact one (and a defense
+    over ``4 a + 40`` at ``4 a + 40`` when winning there has a chance below
+    1e-12), so that a huge stack costs no more than a small one.  A battle
+    still over 2,048 armies on a side (both stacks huge) is estimated from
+    the battle scaled down to 2,048 in the same proportion: an agent's rough
+    guide in bounded memory, not exact odds (those are :func:`riskmath.battle`).  ``rules`` is
     what every ``rules=`` argument takes: None (the classic rules), a
     :class:`~riskmath.CombatRules`, or rules carrying one (a
     :class:`~riskmath.Rules`).
@@ -57,10 +62,22 @@ def win_probability(attackers: int, defenders: int, rules: object = None) -> flo
         p = win_probability(_plenty(defenders), defenders, combat)
         if 1.0 - p < _RESOLUTION:
             return p
+    elif defenders > _plenty(attackers):  # the other way round: odds fall with the defenders
+        p = win_probability(attackers, _plenty(attackers), combat)
+        if p < _RESOLUTION:
+            return p
+    if attackers > _LARGEST or defenders > _LARGEST:  # an estimate: the battle scaled down to the largest grid
+        scale = _LARGEST / max(attackers, defenders)
+        attackers, defenders = max(1, round(attackers * scale)), max(1, round(defenders * scale))
     size = 32
     while size < attackers or size < defenders:
         size *= 2
     return float(_win_grid(combat, size)[attackers - 1, defenders - 1])
+
+
+#: The largest stack looked up exactly (a grid of 2,048 x 2,048 floats, 32 MiB); larger battles on both sides
+#: are estimated from the battle scaled down to it, in the same proportion (odds nearer one half than the truth).
+_LARGEST = 2048
 
 
 def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = None) -> float:
@@ -68,7 +85,8 @@ def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = No
 
     As in :func:`win_probability`, a stack over ``4 D + 40`` (``D`` the
     defenders in all) is computed at that size when failing there has a
-    chance below 1e-12.
+    chance below 1e-12; a chain still over 2,048 armies (on either side) is
+    estimated from the chain scaled down to 2,048.
     """
     combat = rules if type(rules) is CombatRules else resolve_rules(rules)
     return _chain_success(attackers, tuple(defenders), combat)
@@ -85,6 +103,11 @@ def _chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRul
         p = _chain_success(plenty, defenders, combat)
         if 1.0 - p < _RESOLUTION:
             return p
+    total = max(attackers, sum(defenders))
+    if total > _LARGEST:  # an estimate, as in win_probability: the chain scaled down to _LARGEST armies
+        scale = _LARGEST / total
+        scaled = tuple(max(1, round(d * scale)) for d in defenders)
+        return _chain_success(max(1, round(attackers * scale)), scaled, combat)
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
         return float(conquest(attackers, list(defenders), rules=combat).success_probability)
     battles = _battles(combat, _size(attackers))

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from riskmath.errors import IllegalActionError
+from riskmath.errors import AgentError, IllegalActionError
 from riskmath.game.chance import UNIT, battle, step
 from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.game import Game, GameState
@@ -31,6 +31,21 @@ Decide = Callable[[GameState, random.Random], Checked]
 
 # The phases where an agent decides; after any other the loop resolves chance.
 _DECISIONS = (Phase.ATTACK, Phase.OCCUPY, Phase.REINFORCE, Phase.FORTIFY, Phase.TRADE_DOWN, Phase.DEFEND)
+
+
+#: Decisions between two looks at the position for an agent going round in circles (a multiple of 1..10, so
+#: that cycles of up to 10 decisions are caught as well as actions that change nothing).
+_CHECK_EVERY = 2520
+
+
+class _IllegalAgentActionError(AgentError, IllegalActionError):
+    """An agent's illegal action: an IllegalActionError (as always) and an AgentError (naming agent, seat, seed)."""
+
+
+def _failed(agents: Sequence[Any], seat: int, seed: int, reason: str) -> AgentError:
+    name = str(getattr(agents[seat], "name", type(agents[seat]).__name__))
+    message = f"agent {name!r} in seat {seat} (game seed {seed}) {reason}"
+    return AgentError(message, agent=name, seat=seat, seed=seed)
 
 
 def fast_decider(agent: Any) -> Decide | None:
@@ -72,53 +87,79 @@ def run_game(
     snapshots: list[dict[str, Any]] = []
     turn = 0
     game_over, occupying, decisions = Phase.GAME_OVER, Phase.OCCUPY, _DECISIONS
+    # Every legal action changes the position, so a position seen again _CHECK_EVERY decisions later means an
+    # agent is going round in circles (a trusted agent's unchecked action that changes nothing): a countdown,
+    # the only cost in the loop, and a copy of the position every _CHECK_EVERY decisions.
+    countdown, seen = _CHECK_EVERY, None
     while pos.phase is not game_over:
         if snapshot is not None and pos.turn != turn:
             turn = pos.turn
             snapshots.append(snapshot(state))
+        countdown -= 1
+        if not countdown:
+            countdown = _CHECK_EVERY
+            if seen is not None and pos == seen:
+                raise _failed(
+                    agents, pos.player, seed, f"makes no progress: {_CHECK_EVERY} decisions left the position as it was"
+                )
+            seen = pos.copy()
         player = pos.player
         decide = deciders[player]
-        if decide is not None:
-            checked = decide(state, rngs[player])
-            if keep_actions:
-                actions.append(checked)
-        else:
-            agent = agents[player]
-            if trusted[player]:
-                action = agent.act(state, rngs[player])
-                try:
-                    checked = to_engine(game, action)
-                except TypeError:
-                    message = f"agent {agent.name!r} in seat {player}: {action!r} is not an action"
-                    raise IllegalActionError(message) from None
-            else:
-                action = agent.act(GameState(game, pos.copy(), auto_chance=True), rngs[player])
-                try:
-                    checked = check_action(game, pos, action)
-                except IllegalActionError as error:
-                    raise IllegalActionError(f"agent {agent.name!r} in seat {player}: {error}") from None
-            if keep_actions:
-                actions.append(action)
-        if checked[0] == "blitz":
-            # What apply_action and resolve_chance do for a blitz (the commonest action), without the detour
-            # through the BLITZ phase: the generator's next number, the battle drawn from it, the generator one
-            # step on, the outcome applied.
-            _, source, target, stop_at = checked
-            rng = pos.rng
-            pos.rng, z = step(rng)
-            x = (z >> 11) * UNIT  # splitmix64(rng), one call less per blitz
-            armies = pos.armies
-            outcome = battle(game, armies[source] - 1, armies[target], stop_at, x, rng)
-            end_blitz(game, pos, source, target, player, outcome.attackers_left, outcome.defenders_left)
-            if pos.phase is occupying and moves_all[player]:  # the agent's decision, known in advance
-                moved = most_to_move(game, pos, source, target)
+        try:
+            if decide is not None:
+                checked = decide(state, rngs[player])
                 if keep_actions:
-                    actions.append(("occupy", moved))
-                occupy(game, pos, moved)
-        else:
-            apply_action(game, pos, checked)
-            if pos.phase not in decisions:
-                resolve_chance(game, pos)
+                    actions.append(checked)
+            else:
+                agent = agents[player]
+                if trusted[player]:
+                    action = agent.act(state, rngs[player])
+                    try:
+                        checked = to_engine(game, action)
+                    except TypeError:
+                        message = (
+                            f"agent {agent.name!r} in seat {player} (game seed {seed}): {action!r} is not an action"
+                        )
+                        raise _IllegalAgentActionError(message, agent=agent.name, seat=player, seed=seed) from None
+                else:
+                    action = agent.act(GameState(game, pos.copy(), auto_chance=True), rngs[player])
+                    try:
+                        checked = check_action(game, pos, action)
+                    except IllegalActionError as error:
+                        message = f"agent {agent.name!r} in seat {player} (game seed {seed}): {error}"
+                        raise _IllegalAgentActionError(message, agent=agent.name, seat=player, seed=seed) from None
+                if keep_actions:
+                    actions.append(action)
+        except AgentError:
+            raise
+        except Exception as error:
+            raise _failed(agents, player, seed, f"raised {type(error).__name__}: {error}") from error
+        try:
+            if checked[0] == "blitz":
+                # What apply_action and resolve_chance do for a blitz (the commonest action), without the detour
+                # through the BLITZ phase: the generator's next number, the battle drawn from it, the generator
+                # one step on, the outcome applied.
+                _, source, target, stop_at = checked
+                rng = pos.rng
+                pos.rng, z = step(rng)
+                x = (z >> 11) * UNIT  # splitmix64(rng), one call less per blitz
+                armies = pos.armies
+                outcome = battle(game, armies[source] - 1, armies[target], stop_at, x, rng)
+                end_blitz(game, pos, source, target, player, outcome.attackers_left, outcome.defenders_left)
+                if pos.phase is occupying and moves_all[player]:  # the agent's decision, known in advance
+                    moved = most_to_move(game, pos, source, target)
+                    if keep_actions:
+                        actions.append(("occupy", moved))
+                    occupy(game, pos, moved)
+            else:
+                apply_action(game, pos, checked)
+                if pos.phase not in decisions:
+                    resolve_chance(game, pos)
+        except Exception as error:
+            if not trusted[player]:
+                raise  # a checked action: not the agent's doing
+            reason = f"returned {checked!r}, which the game could not apply unchecked ({type(error).__name__}: {error})"
+            raise _failed(agents, player, seed, reason) from error
     if keep_actions:
         actions = [to_action(game, a) if isinstance(a, tuple) else a for a in actions]
     return state, actions, snapshots

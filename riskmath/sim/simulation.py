@@ -22,9 +22,13 @@ progress bar.
 
 from __future__ import annotations
 
+import numbers
+import os
 import random
+import signal
 import sys
 import uuid
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -34,7 +38,7 @@ import numpy as np
 
 from riskmath._validation import check_int
 from riskmath.agents import Agent
-from riskmath.errors import InvalidArgumentError
+from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted
 from riskmath.game.game import Game
 from riskmath.game.state import GameState
 from riskmath.sim._loop import run_game
@@ -243,7 +247,8 @@ def simulate(
 
     Games are played on the fast in-place path of :func:`play`.  In
     parallel, the games go out in chunks (about four per worker, so that the
-    workers stay busy to the end) and come back in seed order.
+    workers stay busy to the end, and at most 32 games) and come back in seed
+    order.
 
     Parameters
     ----------
@@ -255,9 +260,12 @@ def simulate(
     seed : int, default 0
         Root of the per-game seeds (``game_seeds``).
     n_jobs : int, default 1
-        Worker processes (a ``concurrent.futures.ProcessPoolExecutor``).
-        With an ``executor``, the number of workers to cut chunks for (at
-        least 2).
+        Worker processes (a ``concurrent.futures.ProcessPoolExecutor``); -1
+        for one per CPU (``os.cpu_count()``), as in joblib and scikit-learn.
+        At most ``n_games`` workers start, and at most one per CPU (more is
+        capped, with a ``RuntimeWarning``).  With an ``executor``, the number
+        of workers to cut chunks for (at least 2, at most ``n_games``; not
+        capped by this machine's CPUs).
     executor : concurrent.futures.Executor, optional
         Run the games there instead of in a process pool; e.g. a Dask
         client's ``get_executor()``.
@@ -279,6 +287,15 @@ def simulate(
     ------
     InvalidArgumentError
         For a bad argument, or ``progress=True`` without tqdm installed.
+    AgentError
+        If an agent raises, returns an illegal action (then also an
+        ``IllegalActionError``) or, trusted, goes round in circles; it names
+        the agent, the seat and the game's seed, and its ``results`` holds the
+        games that finished (pending work is cancelled).
+    SimulationInterrupted
+        On Ctrl-C (a ``KeyboardInterrupt``): the pool stops at once (queued
+        chunks are cancelled, the workers ended) and ``results`` holds the
+        games that finished, in seed order.
 
     Examples
     --------
@@ -287,10 +304,8 @@ def simulate(
     >>> list(table.columns[:4]), len(table)
     (['seed', 'winner', 'draw', 'turns'], 4)
     """
-    import pandas as pd
-
     n = check_int("n_games", n_games, minimum=1)
-    jobs = check_int("n_jobs", n_jobs, minimum=1)
+    jobs = _check_jobs(n_jobs)
     check_int("seed", seed, minimum=0)
     if not isinstance(progress, bool):
         raise InvalidArgumentError(f"progress must be True or False, got {progress!r}")
@@ -298,44 +313,117 @@ def simulate(
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=max_turns)
     _check_agents(game, agents)
     seeds = game_seeds(seed, n)
+    rows: dict[int, dict[str, Any]] = {}  # by game number: the finished games, kept whatever happens
     bar = _progress_bar(n) if progress else None
     try:
-        if executor is None and jobs == 1:
-            rows = []
-            for game_seed in seeds:
-                rows.append(_row(game, agents, game_seed))
-                if bar is not None:
-                    bar.update(1)
-        elif executor is None:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                rows = _in_parallel(pool, jobs, game, agents, seeds, bar)
+        if executor is None:
+            workers = _workers(jobs, n)
+            if workers == 1:
+                for k, game_seed in enumerate(seeds):
+                    rows[k] = _row(game, agents, game_seed)
+                    if bar is not None:
+                        bar.update(1)
+            else:
+                pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+                try:
+                    _in_parallel(pool, workers, game, agents, seeds, bar, rows)
+                except BaseException:
+                    _stop(pool)
+                    raise
+                pool.shutdown(wait=True)
         else:
-            rows = _in_parallel(executor, max(jobs, 2), game, agents, seeds, bar)
+            workers = min(max(jobs if jobs > 0 else 2, 2), n)
+            _in_parallel(executor, workers, game, agents, seeds, bar, rows)
+    except AgentError as error:
+        error.results = _table(rows, game.players)
+        raise
+    except KeyboardInterrupt as interrupt:
+        raise SimulationInterrupted(_table(rows, game.players), n) from interrupt
     finally:
         if bar is not None:
             bar.close()
-    table = pd.DataFrame(rows)
+    return _table(rows, game.players)
+
+
+def _check_jobs(n_jobs: object) -> int:
+    """``n_jobs`` as an int: -1 (every CPU) or a positive integer."""
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
+        raise InvalidArgumentError(f"n_jobs must be an integer (-1 for every CPU), got {n_jobs!r}")
+    jobs = int(n_jobs)
+    if jobs == 0 or jobs < -1:
+        raise InvalidArgumentError(f"n_jobs must be >= 1, got {jobs} (or -1 for one worker per CPU)")
+    return jobs
+
+
+def _workers(jobs: int, n_games: int) -> int:
+    """Worker processes for ``jobs`` and ``n_games``: at most one per game and one per CPU."""
+    cpus = os.cpu_count() or 1
+    if jobs == -1:
+        jobs = cpus
+    elif jobs > cpus:
+        warnings.warn(
+            f"n_jobs={jobs} is more than the {cpus} CPUs: using {min(cpus, n_games)} worker processes",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        jobs = cpus
+    return max(1, min(jobs, n_games))
+
+
+def _table(rows: dict[int, dict[str, Any]], players: int) -> pd.DataFrame:
+    """The finished games' rows in seed order (the usual columns even when none finished)."""
+    import pandas as pd
+
+    columns = ["seed", "winner", "draw", "turns"]
+    columns += [f"{kind}_{seat}" for seat in range(players) for kind in ("territories", "armies")]
+    table = pd.DataFrame([rows[k] for k in sorted(rows)], columns=columns)
     table["winner"] = table["winner"].astype("Int64")
     return table
 
 
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the parent process, which stops the pool (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: cancel the queued chunks and end the workers (their chunks are lost)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14: shuts down and ends the workers
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # (shutdown forgets them)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+
+
+#: The most games in one chunk: what an interruption or a failure may lose per worker.
+_MOST_PER_CHUNK = 32
+
+
 def _in_parallel(
-    executor: Executor, workers: int, game: Game, agents: Sequence[Agent], seeds: list[int], bar: Any
-) -> list[dict[str, Any]]:
-    """The rows of ``seeds`` played in chunks on ``executor``, in seed order."""
-    size = -(-len(seeds) // (4 * workers))
-    chunks = [seeds[k : k + size] for k in range(0, len(seeds), size)]
+    executor: Executor,
+    workers: int,
+    game: Game,
+    agents: Sequence[Agent],
+    seeds: list[int],
+    bar: Any,
+    rows: dict[int, dict[str, Any]],
+) -> None:
+    """Play ``seeds`` in chunks on ``executor``, putting each finished game's row in ``rows`` by game number."""
+    size = min(-(-len(seeds) // (4 * workers)), _MOST_PER_CHUNK)
+    starts = range(0, len(seeds), size)
     token = uuid.uuid4().hex
-    futures = {executor.submit(_rows, (token, game, agents, chunk)): k for k, chunk in enumerate(chunks)}
-    parts: list[list[dict[str, Any]]] = [[] for _ in chunks]
+    futures = {executor.submit(_rows, (token, game, agents, seeds[k : k + size])): k for k in starts}
     try:
         for future in as_completed(futures):
             k = futures[future]
-            parts[k] = future.result()
+            for i, row in enumerate(future.result()):
+                rows[k + i] = row
             if bar is not None:
-                bar.update(len(chunks[k]))
+                bar.update(min(size, len(seeds) - k))
     except BaseException:
         for future in futures:
             future.cancel()
         raise
-    return [row for part in parts for row in part]
