@@ -17,12 +17,14 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from riskmath import _html
+from riskmath._validation import get_limits, set_limits
 from riskmath._version import __version__
 from riskmath.errors import (
     BoardError,
     CardError,
     IllegalActionError,
     InvalidArgumentError,
+    ResourceLimitError,
     RiskmathError,
     RulesError,
     StateError,
@@ -172,6 +174,7 @@ __all__ = [
     "PlaceArmies",
     "PlanResult",
     "Policy",
+    "ResourceLimitError",
     "RiskmathError",
     "RollOdds",
     "RollOutcome",
@@ -193,11 +196,13 @@ __all__ = [
     "defence_allocations",
     "defense_allocations",
     "format_table",
+    "get_limits",
     "odds_table",
     "optimal_policy",
     "plan_conquest",
     "play",
     "roll_odds",
+    "set_limits",
     "simulate",
     "solve_matrix_game",
     "success_curve",
