@@ -22,6 +22,7 @@ from typing import Any, TypeGuard
 from riskmath.errors import InvalidArgumentError, ResourceLimitError
 
 __all__ = [
+    "capped",
     "check_choice",
     "check_cost",
     "check_int",
@@ -51,7 +52,7 @@ def shown(value: object) -> str:
     """
     if isinstance(value, numbers.Integral):
         number = int(value)
-        if number.bit_length() > 200:
+        if number.bit_length() > 100:  # more than about 30 digits
             digits = math.floor(number.bit_length() * math.log10(2)) + 1  # exact or one too many
             return f"{'a negative' if number < 0 else 'an'} integer of about {digits} digits"
     if isinstance(value, (str, bytes)) and len(value) > _MAX_SHOWN:
@@ -75,7 +76,7 @@ def check_int(name: str, value: object, *, minimum: int = 0, maximum: int | None
         raise InvalidArgumentError(f"{name} must be an integer, got {shown(value)}")
     result = int(value)
     if result < minimum:
-        raise InvalidArgumentError(f"{name} must be >= {minimum}, got {shown(result)}")
+        raise InvalidArgumentError(f"{name} must be >= {shown(minimum)}, got {shown(result)}")
     if maximum is not None and result > maximum:
         raise InvalidArgumentError(f"{name} must be <= {maximum}, got {shown(result)}")
     return result
@@ -239,7 +240,7 @@ def format_bytes(n: float) -> str:
     """``1536`` -> ``'1.5 KiB'``."""
     for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if n < 1024 or unit == "PiB":
-            return f"{n:.0f} bytes" if unit == "bytes" else f"{n:.1f} {unit}"
+            return f"{n:.0f} bytes" if unit == "bytes" else f"{n:.3g} {unit}" if n >= 1e4 else f"{n:.1f} {unit}"
         n /= 1024
     raise AssertionError("unreachable")
 
@@ -253,6 +254,16 @@ def format_seconds(t: float) -> str:
     if t < 2 * 86400:
         return f"{t / 3600:.1f} h"
     return f"{t / 86400:.2g} days"
+
+
+#: Sizes are capped at this in the cost estimates, so that products of a few of them stay finite floats
+#: (anything this large is refused anyway).
+SIZE_CAP = 2**100
+
+
+def capped(*sizes: int) -> tuple[int, ...]:
+    """``sizes`` with each capped at :data:`SIZE_CAP`, for cost estimates of absurd arguments."""
+    return tuple(min(n, SIZE_CAP) for n in sizes)
 
 
 def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float = 0.0, hint: str = "") -> None:

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from riskmath._validation import check_cost
+from riskmath._validation import check_cost, shown
 from riskmath.game.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies
 from riskmath.game.cards import WILD
 from riskmath.game.missions import missions_for
@@ -137,8 +137,10 @@ def chance_table(game: Game, pos: Position) -> ChanceTable:
     memory, _ = forward_cost(a, d, third, game.rules.combat, False)
     outcomes = a + 1 + (min(third, a) + 1) * (d + 1)
     check_cost(  # the list of outcomes: a BattleOutcome, a float and a tuple each, about 150 bytes
-        lambda: f"chance_outcomes() of a blitz of {a} attackers on {d} defenders ({outcomes} outcomes)",
-        memory=memory + 150.0 * outcomes,
+        lambda: (
+            f"chance_outcomes() of a blitz of {shown(a)} attackers on {shown(d)} defenders ({shown(outcomes)} outcomes)"
+        ),
+        memory=memory + 150.0 * min(outcomes, 2**100),
         hint="sample_chance() draws a blitz of any size in pieces; ",
     )
     return game.blitz_table(a, d, third)

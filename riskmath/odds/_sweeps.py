@@ -41,7 +41,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from riskmath._validation import check_cost
+from riskmath._validation import capped, check_cost
 from riskmath.odds.dice import CombatRules, count_pair_wins_seconds
 
 FloatArray = NDArray[np.float64]
@@ -112,6 +112,9 @@ def kernel(rules: CombatRules) -> Kernel:
 # (bench figures in the report on issue 11), rounded up: a unit is one cell of the grid
 # times the size in bits of the largest integer numerator (``(A + D) * log2 K``).
 _FORWARD_EXACT_RATE = 1e-9
+#: The float sweeps: one Python step per column or anti-diagonal, and a little per cell.
+_FLOAT_STEP = 1e-5
+_FLOAT_CELL = 1e-8
 _BACKWARD_EXACT_RATE = 1.5e-8
 #: Bytes per Python float held in a list, per Python int/Fraction beyond its digits.
 _PYFLOAT = 32
@@ -132,11 +135,12 @@ def scale_bits(rules: CombatRules) -> float:
 
 def forward_cost(attackers: int, defenders: int, stop_at: int, rules: CombatRules, exact: bool) -> tuple[float, float]:
     """``(bytes, seconds)`` that :func:`forward_float` / :func:`forward_exact` need, from the sizes alone."""
-    A, D = attackers, defenders
+    A, D, stop_at = capped(attackers, defenders, stop_at)
     stopped = (min(stop_at, A) + 1) * (D + 1)
     if not exact:
         # The (A + 1) x (D + 1) float grid, the win vector and stop matrix, and both as Python lists.
-        return 8.0 * (A + 1) * (D + 1) + (8 + _PYFLOAT) * ((A + 1) + stopped), 0.0
+        memory = 8.0 * (A + 1) * (D + 1) + (8 + _PYFLOAT) * ((A + 1) + stopped)
+        return memory, _FLOAT_STEP * (A + D) + _FLOAT_CELL * A * D
     bits = scale_bits(rules)
     number = _numerator_bytes(A, D, bits) + _PYNUMBER
     live = (A + 1) * (rules.defender_max_dice + 2)  # the numerators of the columns being swept
@@ -148,11 +152,13 @@ def backward_cost(
     attackers: int, defenders: int, stop_at: int, moments: int, rules: CombatRules, exact: bool
 ) -> tuple[float, float]:
     """``(bytes, seconds)`` that :func:`backward_float` / :func:`backward_exact` need for ``moments`` values."""
-    A, D, S = attackers, defenders, moments
+    A, D, S = capped(attackers, defenders, moments)
+    stop_at = min(stop_at, A)
     boundary = (min(stop_at, A) + 1) * (D + 1) * (64 + 32 * S)  # the boundary values as Python lists
     if not exact:
         # ``values`` (A + 1) x (D + 1) x S and the skewed copy S x (A + D + 1) x (A + 1), floats.
-        return 8.0 * S * (A + 1) * ((D + 1) + (A + D + 1)) + boundary, 0.0
+        memory = 8.0 * S * (A + 1) * ((D + 1) + (A + D + 1)) + boundary
+        return memory, S * (_FLOAT_STEP * (A + D) + _FLOAT_CELL * A * D)
     bits = scale_bits(rules)
     number = _numerator_bytes(A, D, bits) + _PYNUMBER
     memory = (A + 1) * (D + 1) * (S * (2 * number + 8) + 64) + boundary  # integers, then Fractions

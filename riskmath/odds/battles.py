@@ -272,7 +272,8 @@ class Battle:
         memory, seconds = forward_cost(A, D, k, self._rules, exact)
         check_cost(
             lambda: (
-                f"battle(attackers={A}, defenders={D}{f', stop_at={k}' if k else ''}{', exact=True' if exact else ''})"
+                f"battle(attackers={shown(A)}, defenders={shown(D)}"
+                f"{f', stop_at={shown(k)}' if k else ''}{', exact=True' if exact else ''})"
             ),
             memory=memory,
             seconds=seconds,
@@ -573,10 +574,10 @@ def battle_statistics(
     needed = {m for name in names for m in _DEFINITIONS[name].needs}
     moments = [m for m in (*_MOMENTS, _ROLLS) if m in needed]
     memory, seconds = backward_cost(A, D, k, len(moments), combat, exact)
-    memory += 8.0 * 3 * (A - k) * D * len(names)  # the statistics and their temporaries
+    memory += 8.0 * 3 * min((A - k) * D, 2**200) * len(names)  # the statistics and their temporaries
     check_cost(
         lambda: (
-            f"statistics of the {A - k} x {D} grid (max_attackers={A}, max_defenders={D}"
+            f"statistics of the {shown(A - k)} x {shown(D)} grid (max_attackers={shown(A)}, max_defenders={shown(D)}"
             f"{', exact=True' if exact else ''})"
         ),
         memory=memory,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_cost, check_int, is_sequence, shown
+from riskmath._validation import capped, check_cost, check_int, is_sequence, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._sweeps import Kernel, forward_columns, forward_cost, forward_exact_from, kernel
 from riskmath.odds.dice import CombatRules, resolve_rules
@@ -137,6 +137,7 @@ def battles_cost(
     memory = seconds = 0.0
     largest = 0
     for a, d in starts:
+        a, d = capped(a, d)
         m, t = forward_cost(a, d, 0, rules, exact)
         cells = (a + 1) * (d + 1)
         m += 16.0 * cells  # the initial distribution and its copy
@@ -148,9 +149,11 @@ def battles_cost(
 
 def describe_path(path: Sequence[int]) -> str:
     """``defenders=...`` for an error message: the number, or the length and largest of a long path."""
-    if len(path) <= 5:
-        return f"defenders={list(path) if len(path) > 1 else path[0]}"
-    return f"defenders=<path of {len(path)} territories, at most {max(path)} defenders>"
+    if len(path) == 1:
+        return f"defenders={shown(path[0])}"
+    if len(path) <= 5 and max(path) < 10**9:
+        return f"defenders={list(path)}"
+    return f"defenders=<path of {len(path)} territories, at most {shown(max(path))} defenders>"
 
 
 def _steps(name: str, value: int | Sequence[int], n: int, minimum: int) -> tuple[int, ...]:
@@ -221,7 +224,9 @@ class Conquest:
         starts = [(X, d) for d in self.defenders]
         memory, seconds = battles_cost(starts, self.rules, self.exact, 2 * len(starts))
         check_cost(
-            lambda: f"conquest(attackers={X}, {describe_path(self.defenders)}{', exact=True' if self.exact else ''})",
+            lambda: (
+                f"conquest(attackers={shown(X)}, {describe_path(self.defenders)}{', exact=True' if self.exact else ''})"
+            ),
             memory=memory,
             seconds=seconds,
             hint="use exact=False; " if self.exact else "",

@@ -108,7 +108,9 @@ def armies_needed(
     def enough(n: int) -> bool:
         memory, seconds = battles_cost([(n, d) for d in path], combat, False, 2 * len(path))
         check_cost(
-            lambda: f"armies_needed({describe_path(path)}, probability={shown(probability)}) trying attackers={n}",
+            lambda: (
+                f"armies_needed({describe_path(path)}, probability={shown(probability)}) trying attackers={shown(n)}"
+            ),
             memory=memory,
             seconds=seconds * math.log2(max(n, 2)),  # a bisection of conquests this size follows
             hint="ask for a lower probability or a shorter path; ",
@@ -178,8 +180,8 @@ class CombinedAttack:
         memory, seconds = battles_cost([(a, D) for a in self.stacks], self.rules, self.exact, 2 * len(self.stacks))
         check_cost(
             lambda: (
-                f"combined_attack(stacks=<{len(self.stacks)} stacks, at most {max(self.stacks)} armies>, "
-                f"defenders={D}{', exact=True' if self.exact else ''})"
+                f"combined_attack(stacks=<{len(self.stacks)} stacks, at most {shown(max(self.stacks))} armies>, "
+                f"defenders={shown(D)}{', exact=True' if self.exact else ''})"
             ),
             memory=memory,
             seconds=seconds,
@@ -308,6 +310,17 @@ def combined_attack(
 MAX_ALLOCATIONS = 200_000
 
 
+def _compositions(total: int, parts: int) -> int:
+    """``C(total - 1, parts - 1)``, or any number above :data:`MAX_ALLOCATIONS` once it is known to be above."""
+    m, j = total - 1, min(parts - 1, total - parts)
+    count = 1
+    for i in range(1, j + 1):  # C(m, i) at least doubles while i <= m / 2: few steps before it is too many
+        count = count * (m - i + 1) // i
+        if count > MAX_ALLOCATIONS:
+            return count
+    return count
+
+
 def defence_allocations(
     attackers: int,
     total: int,
@@ -365,25 +378,26 @@ def defence_allocations(
     a = check_int("attackers", attackers, minimum=0)
     n = check_int("territories", territories, minimum=1)
     t = check_int("total", total, minimum=n)
-    count = math.comb(t - 1, n - 1)
+    count = _compositions(t, n)
     if count > MAX_ALLOCATIONS:
         raise InvalidArgumentError(
-            f"{count} allocations of total={t} over territories={n}: more than MAX_ALLOCATIONS={MAX_ALLOCATIONS}"
+            f"more than MAX_ALLOCATIONS={MAX_ALLOCATIONS} allocations of total={shown(t)} over territories={shown(n)}"
         )
     exact = _check_exact(exact)
     combat = resolve_rules(rules)
-    leaves = _steps("leave", leave, n, minimum=0)
     # Every allocation is one conquest of a path of n territories holding t armies in all.
-    memory, seconds = battles_cost([(a, t - n + 1)] + [(a, 1)] * (n - 1), combat, exact, 2 * n)
+    memory, seconds = battles_cost([(a, t - n + 1)], combat, exact, 2 * min(n, 2**100))
+    seconds += min(n - 1, 2**100) * battles_cost([(a, 1)], combat, exact)[1]
     check_cost(
         lambda: (
-            f"defence_allocations(attackers={a}, total={t}, territories={n}{', exact=True' if exact else ''}): "
-            f"{count} conquests"
+            f"defence_allocations(attackers={shown(a)}, total={shown(t)}, territories={shown(n)}"
+            f"{', exact=True' if exact else ''}): {count} conquests"
         ),
         memory=memory,
         seconds=seconds * count,
         hint="use exact=False; " if exact else "",
     )
+    leaves = _steps("leave", leave, n, minimum=0)
     rows = []
     for cuts in combinations(range(1, t), n - 1):  # compositions of t into n positive parts
         bounds = (0, *cuts, t)
@@ -456,7 +470,7 @@ def success_curve(
     combat = resolve_rules(rules)
     memory, seconds = plan_cost(plan, X, combat, exact, forward=False)
     check_cost(
-        lambda: f"success_curve({describe_path(path)}, max_attackers={X}{', exact=True' if exact else ''})",
+        lambda: f"success_curve({describe_path(path)}, max_attackers={shown(X)}{', exact=True' if exact else ''})",
         memory=memory,
         seconds=seconds,
         hint="use exact=False; " if exact else "use a smaller max_attackers; ",

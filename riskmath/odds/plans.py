@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_cost, check_int, shown
+from riskmath._validation import capped, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._sweeps import Kernel, backward_cost, backward_exact, backward_float, kernel
 from riskmath.odds.conquests import (
@@ -219,7 +219,7 @@ _LOOP_SECONDS = 2e-6
 
 def plan_cost(plan: Target, attackers: int, rules: CombatRules, exact: bool, *, forward: bool) -> tuple[float, float]:
     """``(bytes, seconds)`` of :func:`success_functions` (and, if ``forward``, :class:`PlanResult`'s forward pass)."""
-    X = attackers
+    (X,) = capped(attackers)
     nodes = list(plan.walk())
     memory = seconds = 0.0
     for node in nodes:
@@ -294,8 +294,9 @@ class PlanResult:
         memory, seconds = plan_cost(plan, X, self.rules, self.exact, forward=True)
         check_cost(
             lambda: (
-                f"plan_conquest(attackers={X}, plan=<{len(self.labels)} targets, at most "
-                f"{max(node.defenders for node in plan.walk())} defenders>{', exact=True' if self.exact else ''})"
+                f"plan_conquest(attackers={shown(X)}, plan=<{len(self.labels)} targets, at most "
+                f"{shown(max(node.defenders for node in plan.walk()))} defenders>"
+                f"{', exact=True' if self.exact else ''})"
             ),
             memory=memory,
             seconds=seconds,

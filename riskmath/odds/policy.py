@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from riskmath._validation import check_cost, check_int, shown
+from riskmath._validation import capped, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.odds._sweeps import Kernel, kernel
 from riskmath.odds.dice import CombatRules, resolve_rules
@@ -202,15 +202,17 @@ class Policy:
         self.allow_stop, self.two_sided, self.exact = allow_stop, two_sided, exact
         self.tolerance: float = 0 if exact else float(tolerance)  # an int 0 keeps Fractions exact
         self.rules: CombatRules = resolve_rules(rules)
-        states = self.attackers * self.defenders
+        A, D = capped(self.attackers, self.defenders)
+        states = A * D
         # Measured per state (bench figures in the report on issue 11), rounded up.
-        per_state = 6e-5 if not exact else 3.5e-4 * (1 + (self.attackers + self.defenders) / 400)
+        per_state = 6e-5 if not exact else 3.5e-4 * (1 + (A + D) / 400)
         check_cost(
             lambda: (
-                f"optimal_policy(attackers={self.attackers}, defenders={self.defenders}"
-                f"{', two_sided=True' if two_sided else ''}{', exact=True' if exact else ''}): {states} states"
+                f"optimal_policy(attackers={shown(self.attackers)}, defenders={shown(self.defenders)}"
+                f"{', two_sided=True' if two_sided else ''}{', exact=True' if exact else ''}): "
+                f"{shown(self.attackers * self.defenders)} states"
             ),
-            memory=states * (900.0 if not exact else 900.0 + 4 * (self.attackers + self.defenders)),
+            memory=states * (900.0 if not exact else 900.0 + 4 * (A + D)),
             seconds=states * per_state * (2 if two_sided else 1),
             hint="use exact=False; " if exact else "",
         )
