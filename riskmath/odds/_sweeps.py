@@ -140,7 +140,8 @@ def forward_cost(attackers: int, defenders: int, stop_at: int, rules: CombatRule
     if not exact:
         # The (A + 1) x (D + 1) float grid, the win vector and stop matrix, and both as Python lists.
         memory = 8.0 * (A + 1) * (D + 1) + (8 + _PYFLOAT) * ((A + 1) + stopped)
-        return memory, _FLOAT_STEP * (A + D) + _FLOAT_CELL * A * D
+        steps = _COLUMN_COST * D if _COLUMN_COST * D < A + D else A + D  # as forward_float picks its sweep
+        return memory, _FLOAT_STEP * steps + _FLOAT_CELL * (A + 1) * (D + 1) + 4e-7 * A
     bits = scale_bits(rules)
     number = _numerator_bytes(A, D, bits) + _PYNUMBER
     live = (A + 1) * (rules.defender_max_dice + 2)  # the numerators of the columns being swept
