@@ -32,10 +32,11 @@ MiB = 2**20
 #: Sizes from "too big for any machine" to "far too big to print": 10**7 .. 10**5000.
 huge = st.one_of(st.integers(10**7, 10**15), st.integers(10**15, 10**300), st.just(10**5000))
 
-#: Every odds entry point whose cost grows with a size ``n``; all refuse once ``n`` is huge.
+#: Every odds entry point whose cost grows with a size ``n``; all refuse once ``n`` is huge (those linear in
+#: ``n`` take ``1000 * n``: a battle of ten million attackers on three defenders fits in 2 GiB).
 HOSTILE = {
     "battle n v n": lambda n: rm.battle(n, n),
-    "battle n v 3 (columns)": lambda n: rm.battle(n, 3),
+    "battle n v 3 (columns)": lambda n: rm.battle(1000 * n, 3),
     "battle 3 v n": lambda n: rm.battle(3, n),
     "battle stop_at": lambda n: rm.battle(n, n, stop_at=n - 1),
     "battle exact": lambda n: rm.battle(n, n, exact=True),
@@ -43,15 +44,15 @@ HOSTILE = {
     "odds_table": lambda n: rm.odds_table(3, n),
     "odds_table exact": lambda n: rm.odds_table(n, n, exact=True),
     "battle_chain": lambda n: rm.battle_chain(n, 2),
-    "conquest": lambda n: rm.conquest(n, [3, 2]),
-    "conquest huge defenders": lambda n: rm.conquest(5, [2, n]),
+    "conquest": lambda n: rm.conquest(1000 * n, [3, 2]),
+    "conquest huge defenders": lambda n: rm.conquest(5, [2, 1000 * n]),
     "conquest exact": lambda n: rm.conquest(n, 3, exact=True),
     "armies_needed": lambda n: rm.armies_needed(n, 0.9),
-    "combined_attack": lambda n: rm.combined_attack([n, 2], 3),
+    "combined_attack": lambda n: rm.combined_attack([1000 * n, 2], 3),
     "success_curve": lambda n: rm.success_curve(3, n),
     "success_curve defenders": lambda n: rm.success_curve(n, 5),
     "plan_conquest": lambda n: rm.plan_conquest(n, rm.Target(3, then=[rm.Target(2), rm.Target(1)])),
-    "defence_allocations": lambda n: rm.defence_allocations(n, 4, 2),
+    "defence_allocations": lambda n: rm.defence_allocations(1000 * n, 4, 2),
     "optimal_policy": lambda n: rm.optimal_policy(n, 2),
     "optimal_policy exact": lambda n: rm.optimal_policy(n, n, exact=True),
 }
