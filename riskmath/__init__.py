@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from riskmath import _html
+from riskmath._validation import get_limits, set_limits
 from riskmath._version import __version__
 from riskmath.errors import (
     AgentError,
@@ -24,6 +25,7 @@ from riskmath.errors import (
     CardError,
     IllegalActionError,
     InvalidArgumentError,
+    ResourceLimitError,
     RiskmathError,
     RulesError,
     SimulationInterrupted,
@@ -175,6 +177,7 @@ __all__ = [
     "PlaceArmies",
     "PlanResult",
     "Policy",
+    "ResourceLimitError",
     "RiskmathError",
     "RollOdds",
     "RollOutcome",
@@ -197,11 +200,13 @@ __all__ = [
     "defence_allocations",
     "defense_allocations",
     "format_table",
+    "get_limits",
     "odds_table",
     "optimal_policy",
     "plan_conquest",
     "play",
     "roll_odds",
+    "set_limits",
     "simulate",
     "solve_matrix_game",
     "success_curve",

@@ -1,11 +1,69 @@
-"""Argument checks shared by the public entry points (private module)."""
+"""Argument checks and resource limits shared by the public entry points (private module).
+
+The resource limits live here, in one place: every entry point that allocates
+in proportion to its arguments estimates its memory (and, for slow exact
+paths, its running time) from the arguments *before* allocating, and calls
+:func:`check_cost`, which raises :class:`~riskmath.errors.ResourceLimitError`
+past the limits.  Users change the limits with :func:`set_limits` (re-exported
+as ``riskmath.set_limits``), globally or for a ``with`` block.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import math
 import numbers
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from types import TracebackType
+from typing import Any, TypeGuard
 
-from riskmath.errors import InvalidArgumentError
+from riskmath.errors import InvalidArgumentError, ResourceLimitError
+
+__all__ = [
+    "capped",
+    "check_choice",
+    "check_cost",
+    "check_int",
+    "check_probability",
+    "get_limits",
+    "is_sequence",
+    "set_limits",
+    "shown",
+]
+
+#: Longest repr of a bad value quoted in an error message.
+_MAX_SHOWN = 80
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, shortened past :data:`_MAX_SHOWN` characters.
+
+    Never fails, even for an integer too long to print (Python refuses to turn
+    ints of more than 4300 digits into text).
+
+    Examples
+    --------
+    >>> shown(10**5000)
+    'an integer of about 5001 digits'
+    >>> shown("x" * 200)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (200 characters)"
+    """
+    if isinstance(value, numbers.Integral):
+        number = int(value)
+        if number.bit_length() > 100:  # more than about 30 digits
+            digits = math.floor(number.bit_length() * math.log10(2)) + 1  # exact or one too many
+            return f"{'a negative' if number < 0 else 'an'} integer of about {digits} digits"
+    if isinstance(value, (str, bytes)) and len(value) > _MAX_SHOWN:
+        return f"{repr(value[: _MAX_SHOWN - 20])[:-1]}...{repr(value)[-1]} ({len(value)} characters)"
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails must not hide the real error
+        text = f"<{type(value).__name__} object>"
+    if len(text) > _MAX_SHOWN:
+        text = f"{text[: _MAX_SHOWN - 20]}... ({len(text)} characters)"
+    return text
 
 
 def check_int(name: str, value: object, *, minimum: int = 0, maximum: int | None = None) -> int:
@@ -15,12 +73,29 @@ def check_int(name: str, value: object, *, minimum: int = 0, maximum: int | None
     strings and anything outside ``[minimum, maximum]``.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidArgumentError(f"{name} must be an integer, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be an integer, got {shown(value)}")
     result = int(value)
     if result < minimum:
-        raise InvalidArgumentError(f"{name} must be >= {minimum}, got {result}")
+        raise InvalidArgumentError(f"{name} must be >= {shown(minimum)}, got {shown(result)}")
     if maximum is not None and result > maximum:
-        raise InvalidArgumentError(f"{name} must be <= {maximum}, got {result}")
+        raise InvalidArgumentError(f"{name} must be <= {maximum}, got {shown(result)}")
+    return result
+
+
+def check_probability(name: str, value: object) -> float | Fraction:
+    """A probability strictly between 0 and 1: a Python, NumPy or Fraction number, not a bool or NaN.
+
+    Rationals (ints, Fractions) are returned as Fractions; other reals (NumPy floats too) as Python floats.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InvalidArgumentError(f"{name} must be a number, got {shown(value)}")
+    result: float | Fraction
+    if isinstance(value, numbers.Rational):
+        result = Fraction(int(value.numerator), int(value.denominator))
+    else:
+        result = float(value)
+    if not 0 < result < 1:  # False for NaN too
+        raise InvalidArgumentError(f"{name} must be strictly between 0 and 1, got {shown(value)}")
     return result
 
 
@@ -28,5 +103,183 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise."""
     options = tuple(choices)
     if not isinstance(value, str) or value not in options:
-        raise InvalidArgumentError(f"{name} must be one of {', '.join(map(repr, options))}; got {value!r}")
+        raise InvalidArgumentError(f"{name} must be one of {', '.join(map(repr, options))}; got {shown(value)}")
     return value
+
+
+def is_sequence(value: object) -> TypeGuard[Sequence[Any]]:
+    """True for a list, tuple, 1-d NumPy array or similar sized, indexable container (not a string)."""
+    if isinstance(value, (str, bytes)):
+        return False
+    if getattr(value, "ndim", 1) != 1:
+        return False
+    return hasattr(value, "__len__") and hasattr(value, "__getitem__")
+
+
+# -- resource limits ------------------------------------------------------------
+
+GiB = 2**30
+#: The memory budget when nothing else limits it: 2 GiB ...
+DEFAULT_MAX_MEMORY = 2 * GiB
+#: ... and the longest estimated running time of a slow (exact) computation, in seconds.
+DEFAULT_MAX_SECONDS = 60.0
+
+
+def default_max_memory() -> int:
+    """The default memory budget: 2 GiB, at most a quarter of the physical memory,
+    and at most half the address space the process may still take (``RLIMIT_AS``)."""
+    budget = DEFAULT_MAX_MEMORY
+    with contextlib.suppress(AttributeError, ValueError, OSError):  # not a POSIX system
+        budget = min(budget, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4)
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            used = 0
+            try:
+                with open("/proc/self/statm") as statm:
+                    used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            except (OSError, ValueError, IndexError):
+                pass
+            budget = min(budget, max(soft - used, 0) // 2)
+    except (ImportError, OSError, ValueError):
+        pass
+    return max(budget, 1)
+
+
+class _Limits:
+    """The limits in force; one instance, changed by :func:`set_limits`."""
+
+    __slots__ = ("max_memory", "max_seconds")
+
+    def __init__(self) -> None:
+        self.max_memory: float | None = None  # None: default_max_memory(), worked out on first use
+        self.max_seconds: float = DEFAULT_MAX_SECONDS
+
+    def memory(self) -> float:
+        if self.max_memory is None:
+            self.max_memory = default_max_memory()
+        return self.max_memory
+
+
+_LIMITS = _Limits()
+
+
+def get_limits() -> dict[str, float]:
+    """The limits in force: ``{"max_memory": bytes, "max_seconds": seconds}``.
+
+    Examples
+    --------
+    >>> sorted(get_limits())
+    ['max_memory', 'max_seconds']
+    """
+    return {"max_memory": _LIMITS.memory(), "max_seconds": _LIMITS.max_seconds}
+
+
+class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
+    """Set the memory and time limits of the odds functions; a context manager that restores them.
+
+    Every function of :mod:`riskmath.odds` (and the chance nodes of the game)
+    estimates from its arguments, before allocating, the memory it needs and,
+    for the slow exact paths, how long it will run; past a limit it raises
+    :class:`~riskmath.ResourceLimitError` naming the argument, the estimate
+    and the limit.
+
+    Parameters
+    ----------
+    max_memory : int or float, optional
+        Bytes one call may allocate.  Default: 2 GiB, but at most a quarter of
+        the physical memory and half the address space left under ``ulimit -v``.
+        ``math.inf`` switches the check off.
+    max_seconds : float, optional
+        Longest estimated running time of one call, in seconds (default 60).
+        The estimates are rough (within a factor of a few on a 2-core machine);
+        ``math.inf`` switches the check off.
+
+    Examples
+    --------
+    Set the limits for the whole session, or for a block:
+
+    >>> import riskmath as rm
+    >>> with rm.set_limits(max_seconds=0.001):
+    ...     rm.battle(400, 400, exact=True)
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.ResourceLimitError: battle(attackers=400, defenders=400, exact=True) would take about ...
+    >>> rm.battle(400, 400).win_probability > 0.5     # the old limits again
+    True
+    """
+
+    def __init__(self, *, max_memory: float | None = None, max_seconds: float | None = None) -> None:
+        self._previous = (_LIMITS.max_memory, _LIMITS.max_seconds)
+        if max_memory is not None:
+            _LIMITS.max_memory = _positive("max_memory", max_memory)
+        if max_seconds is not None:
+            _LIMITS.max_seconds = _positive("max_seconds", max_seconds)
+
+    def __enter__(self) -> set_limits:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        _LIMITS.max_memory, _LIMITS.max_seconds = self._previous
+
+    def __repr__(self) -> str:
+        return f"set_limits(max_memory={_LIMITS.memory()!r}, max_seconds={_LIMITS.max_seconds!r})"
+
+
+def _positive(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) > 0:
+        raise InvalidArgumentError(f"{name} must be a positive number (math.inf for no limit), got {shown(value)}")
+    return float(value) if not isinstance(value, numbers.Integral) else int(value)
+
+
+def format_bytes(n: float) -> str:
+    """``1536`` -> ``'1.5 KiB'``."""
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.0f} bytes" if unit == "bytes" else f"{n:.3g} {unit}" if n >= 1e4 else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError("unreachable")
+
+
+def format_seconds(t: float) -> str:
+    """``90`` -> ``'1.5 min'``."""
+    if t < 120:
+        return f"{t:.2g} s"
+    if t < 7200:
+        return f"{t / 60:.1f} min"
+    if t < 2 * 86400:
+        return f"{t / 3600:.1f} h"
+    return f"{t / 86400:.2g} days"
+
+
+#: Sizes are capped at this in the cost estimates, so that products of a few of them stay finite floats
+#: (anything this large is refused anyway).
+SIZE_CAP = 2**100
+
+
+def capped(*sizes: int) -> tuple[int, ...]:
+    """``sizes`` with each capped at :data:`SIZE_CAP`, for cost estimates of absurd arguments."""
+    return tuple(min(n, SIZE_CAP) for n in sizes)
+
+
+def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float = 0.0, hint: str = "") -> None:
+    """Raise :class:`ResourceLimitError` if ``memory`` bytes or ``seconds`` exceed the limits.
+
+    ``what()`` names the call and its arguments (built only when refusing);
+    ``hint`` suggests a cheaper call.  Costs only a couple of comparisons when
+    within the limits.
+    """
+    if memory > _LIMITS.memory():
+        raise ResourceLimitError(
+            f"{what()} needs about {format_bytes(memory)}, more than the memory limit of "
+            f"{format_bytes(_LIMITS.memory())}; {hint}raise it with riskmath.set_limits(max_memory=...)"
+        )
+    if seconds > _LIMITS.max_seconds:
+        raise ResourceLimitError(
+            f"{what()} would take about {format_seconds(seconds)}, more than the time limit of "
+            f"{format_seconds(_LIMITS.max_seconds)}; {hint}raise it with riskmath.set_limits(max_seconds=...)"
+        )

@@ -20,15 +20,18 @@ status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import re
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
 from riskmath import __version__
+from riskmath._validation import shown
 from riskmath.errors import AgentError, InvalidArgumentError, RiskmathError, SimulationInterrupted
 from riskmath.odds.battles import STATISTICS, battle
 from riskmath.odds.conquests import conquest
@@ -52,28 +55,41 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and never exit by themselves."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(message)
+        # argparse quotes the bad text (an unknown choice, an extra argument): never echo a huge one in full.
+        raise _UsageError(
+            re.sub(r"\S{80,}", lambda match: f"{match.group()[:60]}... ({len(match.group())} characters)", message)
+        )
+
+
+#: Longest argument text parsed as a number: more digits than any count or probability could need.
+_MAX_DIGITS = 400
 
 
 def _probability(text: str) -> Fraction:
     """argparse type: a probability strictly between 0 and 1 (decimal or p/q)."""
+    # Fraction("1e-999999999") would build a billion-digit power of ten: refuse long texts and big exponents.
+    exponent = text.lower().partition("e")[2]
+    if len(text) > _MAX_DIGITS or (exponent.lstrip("+-").isdigit() and len(exponent.lstrip("+-")) > 3):
+        raise argparse.ArgumentTypeError(f"expected a probability such as 0.9 or 9/10, got {shown(text)}")
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"expected a probability such as 0.9 or 9/10, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a probability such as 0.9 or 9/10, got {shown(text)}") from None
     if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a probability strictly between 0 and 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a probability strictly between 0 and 1, got {shown(text)}")
     return value
 
 
 def _count(text: str) -> int:
     """argparse type: a non-negative integer, with the bad text in the message."""
     try:
+        if len(text) > _MAX_DIGITS:
+            raise ValueError(text)
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {shown(text)}") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {shown(text)}")
     return value
 
 
@@ -378,6 +394,21 @@ def _simulate(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def _any_digits() -> Iterator[None]:
+    """Lift Python's limit on printing long integers (3.10.7 and later) for the duration."""
+    get, set_ = getattr(sys, "get_int_max_str_digits", None), getattr(sys, "set_int_max_str_digits", None)
+    if get is None or set_ is None:
+        yield
+        return
+    digits = get()
+    set_(0)
+    try:
+        yield
+    finally:
+        set_(digits)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 on bad input).
 
@@ -394,9 +425,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         handlers = {"roll": _roll, "odds": _odds, "table": _table, "conquest": _conquest, "need": _need}
         handler = {**handlers, "policy": _policy, "simulate": _simulate}[args.command]
-        print(handler(args), flush=True)
+        # Exact answers may have more than the 4300 digits Python prints by default (the arguments, parsed
+        # above, were capped at _MAX_DIGITS each, and the odds functions at riskmath.set_limits' time limit).
+        with _any_digits():
+            print(handler(args), flush=True)
     except (_UsageError, RiskmathError) as error:
         print(f"riskmath: error: {error}", file=sys.stderr)
+        return 2
+    except MemoryError:  # the estimates of riskmath.set_limits keep this rare; never a traceback
+        print("riskmath: error: out of memory; try smaller numbers", file=sys.stderr)
         return 2
     except _InterruptedError as interrupted:
         print(f"riskmath: {interrupted}", file=sys.stderr)

@@ -23,6 +23,7 @@ __all__ = [
     "CardError",
     "IllegalActionError",
     "InvalidArgumentError",
+    "ResourceLimitError",
     "RiskmathError",
     "RulesError",
     "SimulationInterrupted",
@@ -52,6 +53,25 @@ class InvalidArgumentError(RiskmathError, ValueError):
     Traceback (most recent call last):
         ...
     riskmath.errors.InvalidArgumentError: attackers must be >= 0, got -1
+    """
+
+
+class ResourceLimitError(InvalidArgumentError):
+    """The arguments ask for more memory or time than the current limits allow.
+
+    Raised *before* anything large is allocated; the message names the
+    argument, the estimate and the limit.  The limits are set in one place,
+    :func:`riskmath.set_limits`, and a subclass of :class:`InvalidArgumentError`
+    so that code catching bad arguments catches this too.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> with rm.set_limits(max_memory=2**20):
+    ...     rm.battle(1000, 1000)
+    Traceback (most recent call last):
+        ...
+    riskmath.errors.ResourceLimitError: battle(attackers=1000, defenders=1000) needs about 7.7 MiB, ...
     """
 
 

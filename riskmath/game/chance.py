@@ -36,11 +36,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from riskmath._validation import check_cost, shown
 from riskmath.game.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies
 from riskmath.game.cards import WILD
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import CHANCE_PHASES, Phase
 from riskmath.game.position import Position, room
+from riskmath.odds._sweeps import forward_cost
 from riskmath.odds.dice import CombatRules
 
 if TYPE_CHECKING:
@@ -131,7 +133,17 @@ def chance_table(game: Game, pos: Position) -> ChanceTable:
     if pos.phase is Phase.ROLL:
         assert defense is not None
         return game.roll_table(third, defense)
-    return game.blitz_table(pos.armies[source] - 1, pos.armies[target], third)
+    a, d = pos.armies[source] - 1, pos.armies[target]
+    memory, _ = forward_cost(a, d, third, game.rules.combat, False)
+    outcomes = a + 1 + (min(third, a) + 1) * (d + 1)
+    check_cost(  # the list of outcomes: a BattleOutcome, a float and a tuple each, about 150 bytes
+        lambda: (
+            f"chance_outcomes() of a blitz of {shown(a)} attackers on {shown(d)} defenders ({shown(outcomes)} outcomes)"
+        ),
+        memory=memory + 150.0 * min(outcomes, 2**100),
+        hint="sample_chance() draws a blitz of any size in pieces; ",
+    )
+    return game.blitz_table(a, d, third)
 
 
 def sample_outcome(game: Game, pos: Position) -> Any:

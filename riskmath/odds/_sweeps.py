@@ -41,7 +41,8 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from riskmath.odds.dice import CombatRules
+from riskmath._validation import capped, check_cost
+from riskmath.odds.dice import CombatRules, count_pair_wins_seconds
 
 FloatArray = NDArray[np.float64]
 
@@ -79,6 +80,12 @@ def kernel(rules: CombatRules) -> Kernel:
     cached = _KERNELS.get(rules)
     if cached is not None:
         return cached
+    seconds = sum(
+        count_pair_wins_seconds(c, e, rules.attacker_sides, rules.defender_sides)
+        for c in range(1, rules.attacker_max_dice + 1)
+        for e in range(1, rules.defender_max_dice + 1)
+    )
+    check_cost(lambda: f"the roll tables of {rules!r}", seconds=seconds, hint="use fewer dice or sides; ")
     scale = rules.attacker_sides**rules.attacker_max_dice * rules.defender_sides**rules.defender_max_dice
     prob: dict[int, dict[int, FloatArray]] = {}
     exact: dict[int, dict[int, tuple[Fraction, ...]]] = {}
@@ -97,6 +104,66 @@ def kernel(rules: CombatRules) -> Kernel:
     result = Kernel(rules, scale, prob, exact, weight)
     _KERNELS[rules] = result
     return result
+
+
+# -- cost estimates, checked against riskmath.set_limits before anything is allocated --------
+#
+# Seconds per unit of work of the exact sweeps, measured on the project's 2-core machine
+# (bench figures in the report on issue 11), rounded up: a unit is one cell of the grid
+# times the size in bits of the largest integer numerator (``(A + D) * log2 K``).
+_FORWARD_EXACT_RATE = 1e-9
+#: The float sweeps: one Python step per column or anti-diagonal, and a little per cell.
+_FLOAT_STEP = 1e-5
+_FLOAT_CELL = 1e-8
+_BACKWARD_EXACT_RATE = 1.5e-8
+#: Bytes per Python float held in a list, per Python int/Fraction beyond its digits.
+_PYFLOAT = 32
+_PYNUMBER = 100
+
+
+def _numerator_bytes(attackers: int, defenders: int, kern_scale_bits: float) -> float:
+    """Bytes of the largest integer numerator an exact sweep over ``A x D`` carries."""
+    return (attackers + defenders + 1) * kern_scale_bits / 8
+
+
+def scale_bits(rules: CombatRules) -> float:
+    """``log2 K`` for ``K = sides_a**max_a * sides_d**max_d``, without building the kernel."""
+    return rules.attacker_max_dice * math.log2(rules.attacker_sides) + rules.defender_max_dice * math.log2(
+        rules.defender_sides
+    )
+
+
+def forward_cost(attackers: int, defenders: int, stop_at: int, rules: CombatRules, exact: bool) -> tuple[float, float]:
+    """``(bytes, seconds)`` that :func:`forward_float` / :func:`forward_exact` need, from the sizes alone."""
+    A, D, stop_at = capped(attackers, defenders, stop_at)
+    stopped = (min(stop_at, A) + 1) * (D + 1)
+    if not exact:
+        # The (A + 1) x (D + 1) float grid, the win vector and stop matrix, and both as Python lists.
+        memory = 8.0 * (A + 1) * (D + 1) + (8 + _PYFLOAT) * ((A + 1) + stopped)
+        steps = _COLUMN_COST * D if _COLUMN_COST * D < A + D else A + D  # as forward_float picks its sweep
+        return memory, _FLOAT_STEP * steps + _FLOAT_CELL * (A + 1) * (D + 1) + 4e-7 * A
+    bits = scale_bits(rules)
+    number = _numerator_bytes(A, D, bits) + _PYNUMBER
+    live = (A + 1) * (rules.defender_max_dice + 2)  # the numerators of the columns being swept
+    memory = number * (live + 2 * (A + 1) + 2 * stopped)
+    return memory, _FORWARD_EXACT_RATE * A * D * (A + D) * bits
+
+
+def backward_cost(
+    attackers: int, defenders: int, stop_at: int, moments: int, rules: CombatRules, exact: bool
+) -> tuple[float, float]:
+    """``(bytes, seconds)`` that :func:`backward_float` / :func:`backward_exact` need for ``moments`` values."""
+    A, D, S = capped(attackers, defenders, moments)
+    stop_at = min(stop_at, A)
+    boundary = (min(stop_at, A) + 1) * (D + 1) * (64 + 32 * S)  # the boundary values as Python lists
+    if not exact:
+        # ``values`` (A + 1) x (D + 1) x S and the skewed copy S x (A + D + 1) x (A + 1), floats.
+        memory = 8.0 * S * (A + 1) * ((D + 1) + (A + D + 1)) + boundary
+        return memory, S * (_FLOAT_STEP * (A + D) + _FLOAT_CELL * A * D)
+    bits = scale_bits(rules)
+    number = _numerator_bytes(A, D, bits) + _PYNUMBER
+    memory = (A + 1) * (D + 1) * (S * (2 * number + 8) + 64) + boundary  # integers, then Fractions
+    return memory, _BACKWARD_EXACT_RATE * S * A * D * (A + D) * bits
 
 
 def _feedback(pairs: int, q: float) -> FloatArray:

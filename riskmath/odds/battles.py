@@ -24,9 +24,17 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
-from riskmath._validation import check_choice, check_int
+from riskmath._validation import check_choice, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
-from riskmath.odds._sweeps import backward_exact, backward_float, forward_exact, forward_float, kernel
+from riskmath.odds._sweeps import (
+    backward_cost,
+    backward_exact,
+    backward_float,
+    forward_cost,
+    forward_exact,
+    forward_float,
+    kernel,
+)
 from riskmath.odds.dice import CombatRules, resolve_rules
 
 if TYPE_CHECKING:
@@ -257,11 +265,21 @@ class Battle:
         self._defenders = check_int("defenders", defenders, minimum=1)
         self._stop_at = check_int("stop_at", stop_at, minimum=0)
         if not isinstance(exact, bool):
-            raise InvalidArgumentError(f"exact must be True or False, got {exact!r}")
+            raise InvalidArgumentError(f"exact must be True or False, got {shown(exact)}")
         self._exact = exact
         self._rules = resolve_rules(rules)
-        kern = kernel(self._rules)
         A, D, k = self._attackers, self._defenders, self._stop_at
+        memory, seconds = forward_cost(A, D, k, self._rules, exact)
+        check_cost(
+            lambda: (
+                f"battle(attackers={shown(A)}, defenders={shown(D)}"
+                f"{f', stop_at={shown(k)}' if k else ''}{', exact=True' if exact else ''})"
+            ),
+            memory=memory,
+            seconds=seconds,
+            hint="use exact=False; " if exact else "use fewer armies; ",
+        )
+        kern = kernel(self._rules)
         if exact:
             win, stop, rolls = forward_exact(A, D, k, kern)
             self._win: Sequence[Number] = win
@@ -551,10 +569,22 @@ def battle_statistics(
         statistics = (statistics,)
     names = [check_choice("statistic", name, STATISTICS) for name in statistics]
     if not isinstance(exact, bool):
-        raise InvalidArgumentError(f"exact must be True or False, got {exact!r}")
-    kern = kernel(resolve_rules(rules))
+        raise InvalidArgumentError(f"exact must be True or False, got {shown(exact)}")
+    combat = resolve_rules(rules)
     needed = {m for name in names for m in _DEFINITIONS[name].needs}
     moments = [m for m in (*_MOMENTS, _ROLLS) if m in needed]
+    memory, seconds = backward_cost(A, D, k, len(moments), combat, exact)
+    memory += 8.0 * 3 * min((A - k) * D, 2**200) * len(names)  # the statistics and their temporaries
+    check_cost(
+        lambda: (
+            f"statistics of the {shown(A - k)} x {shown(D)} grid (max_attackers={shown(A)}, max_defenders={shown(D)}"
+            f"{', exact=True' if exact else ''})"
+        ),
+        memory=memory,
+        seconds=seconds,
+        hint="use exact=False; " if exact else "use a smaller grid; ",
+    )
+    kern = kernel(combat)
 
     def boundary(a: int, d: int) -> list[int]:
         return [0 if m == _ROLLS else _MOMENTS[m](a, d) for m in moments]

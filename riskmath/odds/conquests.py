@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_int
+from riskmath._validation import capped, check_cost, check_int, is_sequence, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
-from riskmath.odds._sweeps import Kernel, forward_columns, forward_exact_from, kernel
+from riskmath.odds._sweeps import Kernel, forward_columns, forward_cost, forward_exact_from, kernel
 from riskmath.odds.dice import CombatRules, resolve_rules
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ Vector = np.ndarray  # float64, or object holding Fractions in exact mode
 
 def _check_exact(exact: object) -> bool:
     if not isinstance(exact, bool):
-        raise InvalidArgumentError(f"exact must be True or False, got {exact!r}")
+        raise InvalidArgumentError(f"exact must be True or False, got {shown(exact)}")
     return exact
 
 
@@ -121,8 +121,43 @@ def _mean_sd(distribution: Vector) -> tuple[Number, float]:
     return mean, math.sqrt(max(float(variance), 0.0))
 
 
+#: Seconds of Python overhead per battle of a conquest (one forward sweep), and per state of an exact one.
+_STEP_SECONDS = 5e-5
+_EXACT_STATE_SECONDS = 5e-7
+
+
+def battles_cost(
+    starts: Sequence[tuple[int, int]], rules: CombatRules, exact: bool, kept: int = 0
+) -> tuple[float, float]:
+    """``(bytes, seconds)`` of fighting one forward sweep per ``(attackers, defenders)`` in ``starts``.
+
+    The sweeps run one after the other, so memory is the largest one's, plus
+    ``kept`` vectors of length ``attackers + 1`` held for the result; time adds up.
+    """
+    memory = seconds = 0.0
+    largest = 0
+    for a, d in starts:
+        a, d = capped(a, d)
+        m, t = forward_cost(a, d, 0, rules, exact)
+        cells = (a + 1) * (d + 1)
+        m += 16.0 * cells  # the initial distribution and its copy
+        seconds += t + _STEP_SECONDS + (_EXACT_STATE_SECONDS * cells if exact else 0.0)
+        memory, largest = max(memory, m), max(largest, a)
+    per_number = 8 if not exact else 8 + 100 + (largest + 1) * 2
+    return memory + kept * (largest + 1) * per_number, seconds
+
+
+def describe_path(path: Sequence[int]) -> str:
+    """``defenders=...`` for an error message: the number, or the length and largest of a long path."""
+    if len(path) == 1:
+        return f"defenders={shown(path[0])}"
+    if len(path) <= 5 and max(path) < 10**9:
+        return f"defenders={list(path)}"
+    return f"defenders=<path of {len(path)} territories, at most {shown(max(path))} defenders>"
+
+
 def _steps(name: str, value: int | Sequence[int], n: int, minimum: int) -> tuple[int, ...]:
-    if isinstance(value, Sequence):
+    if is_sequence(value):
         values = tuple(check_int(f"{name}[{i}]", v, minimum=minimum) for i, v in enumerate(value))
         if len(values) != n:
             raise InvalidArgumentError(f"{name} must have one value per territory ({n}), got {len(values)}")
@@ -131,7 +166,7 @@ def _steps(name: str, value: int | Sequence[int], n: int, minimum: int) -> tuple
 
 
 def _path(defenders: int | Sequence[int]) -> tuple[int, ...]:
-    if isinstance(defenders, Sequence):
+    if is_sequence(defenders):
         path = tuple(check_int(f"defenders[{i}]", d, minimum=1) for i, d in enumerate(defenders))
         if not path:
             raise InvalidArgumentError("defenders must name at least one territory, got an empty sequence")
@@ -185,8 +220,18 @@ class Conquest:
         self.leave = _steps("leave", leave, len(self.defenders), minimum=0)
         self.exact = _check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
-        kern = kernel(self.rules)
         X = self.attackers
+        starts = [(X, d) for d in self.defenders]
+        memory, seconds = battles_cost(starts, self.rules, self.exact, 2 * len(starts))
+        check_cost(
+            lambda: (
+                f"conquest(attackers={shown(X)}, {describe_path(self.defenders)}{', exact=True' if self.exact else ''})"
+            ),
+            memory=memory,
+            seconds=seconds,
+            hint="use exact=False; " if self.exact else "",
+        )
+        kern = kernel(self.rules)
         force = _zeros(X + 1, self.exact)
         force[X] = 1
         self.forces: list[Vector] = []

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
-from riskmath._validation import check_choice, check_int
+from riskmath._validation import check_choice, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, RulesError
 
 if TYPE_CHECKING:
@@ -37,6 +38,16 @@ MAX_SIDES = 1000
 
 Ties = Literal["defender", "attacker"]
 _TIES = ("defender", "attacker")
+
+
+#: Seconds per unit of :func:`count_pair_wins_seconds`, measured (20 v 20 dice with 1000 sides: 51 s).
+_COUNT_RATE = 3e-7
+
+
+def count_pair_wins_seconds(attacker_dice: int, defender_dice: int, attacker_sides: int, defender_sides: int) -> float:
+    """Estimated seconds of :func:`count_pair_wins` (``sides * m**3 * (dice_a + dice_d)`` steps on big integers)."""
+    m = min(attacker_dice, defender_dice)
+    return _COUNT_RATE * max(attacker_sides, defender_sides) * m**3 * (attacker_dice + defender_dice)
 
 
 @functools.cache
@@ -198,10 +209,11 @@ class CombatRules:
             ("defender_sides", 2, MAX_SIDES),
         ):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise RulesError(f"CombatRules.{name} must be an integer in {low}..{high}, got {value!r}")
-        if self.ties not in _TIES:
-            raise RulesError(f"CombatRules.ties must be 'defender' or 'attacker', got {self.ties!r}")
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= high:
+                raise RulesError(f"CombatRules.{name} must be an integer in {low}..{high}, got {shown(value)}")
+            object.__setattr__(self, name, int(value))  # a NumPy integer is stored as a Python int
+        if not isinstance(self.ties, str) or self.ties not in _TIES:
+            raise RulesError(f"CombatRules.ties must be 'defender' or 'attacker', got {shown(self.ties)}")
 
     @classmethod
     def classic(cls) -> CombatRules:
@@ -264,6 +276,12 @@ class RollOdds(Mapping[tuple[int, int], Fraction]):
         self.attacker_sides = check_int("attacker_sides", attacker_sides, minimum=2, maximum=MAX_SIDES)
         self.defender_sides = check_int("defender_sides", defender_sides, minimum=2, maximum=MAX_SIDES)
         self.ties: Ties = check_choice("ties", ties, _TIES)  # type: ignore[assignment]
+        check_cost(
+            lambda: f"{self!r}",
+            seconds=count_pair_wins_seconds(
+                self.attacker_dice, self.defender_dice, self.attacker_sides, self.defender_sides
+            ),
+        )
         counts = count_pair_wins(
             self.attacker_dice,
             self.defender_dice,
@@ -419,4 +437,4 @@ def resolve_rules(rules: object) -> CombatRules:
     combat = getattr(rules, "combat", None)
     if isinstance(combat, CombatRules):
         return combat
-    raise InvalidArgumentError(f"rules must be a CombatRules (or carry one as .combat), got {rules!r}")
+    raise InvalidArgumentError(f"rules must be a CombatRules (or carry one as .combat), got {shown(rules)}")

@@ -22,12 +22,24 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from riskmath._validation import check_int
+from riskmath._validation import check_cost, check_int, check_probability, is_sequence, shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.odds._sweeps import kernel
-from riskmath.odds.conquests import Conquest, Number, Vector, _check_exact, _number, _path, _steps, _zeros, sweep
+from riskmath.odds.conquests import (
+    Conquest,
+    Number,
+    Vector,
+    _check_exact,
+    _number,
+    _path,
+    _steps,
+    _zeros,
+    battles_cost,
+    describe_path,
+    sweep,
+)
 from riskmath.odds.dice import CombatRules, resolve_rules
-from riskmath.odds.plans import Target, success_functions
+from riskmath.odds.plans import Target, plan_cost, success_functions
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,15 +100,21 @@ def armies_needed(
     """
     path = _path(defenders)
     leaves = _steps("leave", leave, len(path), minimum=0)
-    if isinstance(probability, bool) or not isinstance(probability, (float, int, Fraction)):
-        raise InvalidArgumentError(f"probability must be a number, got {probability!r}")
-    if not 0 < probability < 1:
-        raise InvalidArgumentError(f"probability must be strictly between 0 and 1, got {probability!r}")
+    wanted = check_probability("probability", probability)
     limit = check_int("max_attackers", max_attackers, minimum=1)
     combat = resolve_rules(rules)
-    target = Fraction(probability)
+    target = Fraction(wanted)
 
     def enough(n: int) -> bool:
+        memory, seconds = battles_cost([(n, d) for d in path], combat, False, 2 * len(path))
+        check_cost(
+            lambda: (
+                f"armies_needed({describe_path(path)}, probability={shown(probability)}) trying attackers={shown(n)}"
+            ),
+            memory=memory,
+            seconds=seconds * math.log2(max(n, 2)),  # a bisection of conquests this size follows
+            hint="ask for a lower probability or a shorter path; ",
+        )
         p = Conquest(n, path, leave=leaves, rules=combat).success_probability
         if abs(p - float(target)) > 1e-9:
             return p > float(target)
@@ -151,15 +169,25 @@ class CombinedAttack:
         exact: bool = False,
         rules: object = None,
     ) -> None:
-        if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence) or not stacks:
-            raise InvalidArgumentError(f"stacks must be a non-empty sequence of army counts, got {stacks!r}")
+        if not is_sequence(stacks) or not len(stacks):
+            raise InvalidArgumentError(f"stacks must be a non-empty sequence of army counts, got {shown(stacks)}")
         self.stacks = tuple(check_int(f"stacks[{i}]", s, minimum=0) for i, s in enumerate(stacks))
         self.defenders = check_int("defenders", defenders, minimum=1)
         self.stop_at = check_int("stop_at", stop_at, minimum=0)
         self.exact = _check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
-        kern = kernel(self.rules)
         D = self.defenders
+        memory, seconds = battles_cost([(a, D) for a in self.stacks], self.rules, self.exact, 2 * len(self.stacks))
+        check_cost(
+            lambda: (
+                f"combined_attack(stacks=<{len(self.stacks)} stacks, at most {shown(max(self.stacks))} armies>, "
+                f"defenders={shown(D)}{', exact=True' if self.exact else ''})"
+            ),
+            memory=memory,
+            seconds=seconds,
+            hint="use exact=False; " if self.exact else "",
+        )
+        kern = kernel(self.rules)
         left = _zeros(D + 1, self.exact)  # defenders left; index 0 = captured
         left[D] = 1
         self._survivors: list[Vector] = []
@@ -282,6 +310,17 @@ def combined_attack(
 MAX_ALLOCATIONS = 200_000
 
 
+def _compositions(total: int, parts: int) -> int:
+    """``C(total - 1, parts - 1)``, or any number above :data:`MAX_ALLOCATIONS` once it is known to be above."""
+    m, j = total - 1, min(parts - 1, total - parts)
+    count = 1
+    for i in range(1, j + 1):  # C(m, i) at least doubles while i <= m / 2: few steps before it is too many
+        count = count * (m - i + 1) // i
+        if count > MAX_ALLOCATIONS:
+            return count
+    return count
+
+
 def defence_allocations(
     attackers: int,
     total: int,
@@ -339,13 +378,25 @@ def defence_allocations(
     a = check_int("attackers", attackers, minimum=0)
     n = check_int("territories", territories, minimum=1)
     t = check_int("total", total, minimum=n)
-    count = math.comb(t - 1, n - 1)
+    count = _compositions(t, n)
     if count > MAX_ALLOCATIONS:
         raise InvalidArgumentError(
-            f"{count} allocations of total={t} over territories={n}: more than MAX_ALLOCATIONS={MAX_ALLOCATIONS}"
+            f"more than MAX_ALLOCATIONS={MAX_ALLOCATIONS} allocations of total={shown(t)} over territories={shown(n)}"
         )
     exact = _check_exact(exact)
     combat = resolve_rules(rules)
+    # Every allocation is one conquest of a path of n territories holding t armies in all.
+    memory, seconds = battles_cost([(a, t - n + 1)], combat, exact, 2 * min(n, 2**100))
+    seconds += min(n - 1, 2**100) * battles_cost([(a, 1)], combat, exact)[1]
+    check_cost(
+        lambda: (
+            f"defence_allocations(attackers={shown(a)}, total={shown(t)}, territories={shown(n)}"
+            f"{', exact=True' if exact else ''}): {count} conquests"
+        ),
+        memory=memory,
+        seconds=seconds * count,
+        hint="use exact=False; " if exact else "",
+    )
     leaves = _steps("leave", leave, n, minimum=0)
     rows = []
     for cuts in combinations(range(1, t), n - 1):  # compositions of t into n positive parts
@@ -416,7 +467,15 @@ def success_curve(
     for d, keep in zip(reversed(path), reversed(leaves), strict=True):
         plan = Target(d, leave=keep, then=() if plan is None else (plan,))
     assert plan is not None
-    curve = success_functions(plan, X, kernel(resolve_rules(rules)), exact)[id(plan)]
+    combat = resolve_rules(rules)
+    memory, seconds = plan_cost(plan, X, combat, exact, forward=False)
+    check_cost(
+        lambda: f"success_curve({describe_path(path)}, max_attackers={shown(X)}{', exact=True' if exact else ''})",
+        memory=memory,
+        seconds=seconds,
+        hint="use exact=False; " if exact else "use a smaller max_attackers; ",
+    )
+    curve = success_functions(plan, X, kernel(combat), exact)[id(plan)]
     return pd.Series(
         curve,
         index=pd.RangeIndex(0, X + 1, name="attackers"),

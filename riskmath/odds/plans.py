@@ -31,10 +31,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_int
+from riskmath._validation import capped, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
-from riskmath.odds._sweeps import Kernel, backward_exact, backward_float, kernel
-from riskmath.odds.conquests import Vector, _check_exact, _mean_sd, _number, _zeros, armies_given, attack_with
+from riskmath.odds._sweeps import Kernel, backward_cost, backward_exact, backward_float, kernel
+from riskmath.odds.conquests import (
+    Vector,
+    _check_exact,
+    _mean_sd,
+    _number,
+    _zeros,
+    armies_given,
+    attack_with,
+    battles_cost,
+)
 from riskmath.odds.dice import CombatRules, resolve_rules
 
 if TYPE_CHECKING:
@@ -93,25 +102,25 @@ class Target:
         then = tuple(self.then)
         for child in then:
             if not isinstance(child, Target):
-                raise InvalidArgumentError(f"Target.then must hold Targets, got {child!r}")
+                raise InvalidArgumentError(f"Target.then must hold Targets, got {shown(child)}")
         object.__setattr__(self, "then", then)
         split = self.split
         if isinstance(split, str):
             if split != "even":
-                raise InvalidArgumentError(f"Target.split must be 'even', a sequence or a function, got {split!r}")
+                raise InvalidArgumentError(f"Target.split must be 'even', a sequence or a function, got {shown(split)}")
         elif callable(split):
             pass
         else:
             shares = tuple(split)
             if len(shares) != len(then):
                 raise InvalidArgumentError(
-                    f"Target.split must have one share per child ({len(then)}), got {len(shares)}: {shares!r}"
+                    f"Target.split must have one share per child ({len(then)}), got {len(shares)}: {shown(shares)}"
                 )
             for share in shares:
                 if share is not None:
                     check_int("Target.split share", share, minimum=0)
             if sum(share is None for share in shares) > 1:
-                raise InvalidArgumentError(f"Target.split may hold at most one None (the rest), got {shares!r}")
+                raise InvalidArgumentError(f"Target.split may hold at most one None (the rest), got {shown(shares)}")
             object.__setattr__(self, "split", shares)
 
     @classmethod
@@ -204,6 +213,26 @@ def _children_value(node: Target, y: int, success: dict[int, Vector], exact: boo
     return value
 
 
+#: Seconds per Python step of the per-army loops of a plan (children's values, shares).
+_LOOP_SECONDS = 2e-6
+
+
+def plan_cost(plan: Target, attackers: int, rules: CombatRules, exact: bool, *, forward: bool) -> tuple[float, float]:
+    """``(bytes, seconds)`` of :func:`success_functions` (and, if ``forward``, :class:`PlanResult`'s forward pass)."""
+    (X,) = capped(attackers)
+    nodes = list(plan.walk())
+    memory = seconds = 0.0
+    for node in nodes:
+        m, t = backward_cost(X, node.defenders, 0, 1, rules, exact)
+        memory, seconds = max(memory, m), seconds + t + _LOOP_SECONDS * (X + 1) * (1 + len(node.then))
+    kept = len(nodes) * (3 if forward else 1)  # the success vectors, and the forces and captures
+    memory += kept * (X + 1) * (8 if not exact else 108 + (X + 1) * 2)
+    if forward:
+        m, t = battles_cost([(X, node.defenders) for node in nodes], rules, exact)
+        memory, seconds = memory + m, seconds + 2 * t + _LOOP_SECONDS * (X + 1) * len(nodes)
+    return memory, seconds
+
+
 def success_functions(plan: Target, attackers: int, kern: Kernel, exact: bool) -> dict[int, Vector]:
     """The backward pass: ``F_v(x)`` for ``x = 0..attackers`` and every node ``v`` of ``plan``.
 
@@ -255,14 +284,25 @@ class PlanResult:
     def __init__(self, attackers: int, plan: Target, *, exact: bool = False, rules: object = None) -> None:
         self.attackers = check_int("attackers", attackers, minimum=0)
         if not isinstance(plan, Target):
-            raise InvalidArgumentError(f"plan must be a Target, got {plan!r}")
+            raise InvalidArgumentError(f"plan must be a Target, got {shown(plan)}")
         self.plan = plan
         self.exact = _check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
         self._nodes = _labeled(plan)
         self.labels = [label for label, _, _ in self._nodes]
-        self._kern = kernel(self.rules)
         X = self.attackers
+        memory, seconds = plan_cost(plan, X, self.rules, self.exact, forward=True)
+        check_cost(
+            lambda: (
+                f"plan_conquest(attackers={shown(X)}, plan=<{len(self.labels)} targets, at most "
+                f"{shown(max(node.defenders for node in plan.walk()))} defenders>"
+                f"{', exact=True' if self.exact else ''})"
+            ),
+            memory=memory,
+            seconds=seconds,
+            hint="use exact=False; " if self.exact else "",
+        )
+        self._kern = kernel(self.rules)
         self._success = success_functions(plan, X, self._kern, self.exact)
         # Forward: plain marginals, and weighted by the success of the other branches.
         start = _zeros(X + 1, self.exact)

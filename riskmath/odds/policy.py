@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from riskmath._validation import check_int
+from riskmath._validation import capped, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.odds._sweeps import Kernel, kernel
 from riskmath.odds.dice import CombatRules, resolve_rules
@@ -153,7 +153,7 @@ def _utility(objective: str | Callable[[int, int], Number], min_left: int, exact
     if objective == "win_with":
         return lambda a, d: one if d == 0 and a >= min_left else zero
     raise InvalidArgumentError(
-        f"objective must be one of {', '.join(map(repr, OBJECTIVES))} or a function u(a, d), got {objective!r}"
+        f"objective must be one of {', '.join(map(repr, OBJECTIVES))} or a function u(a, d), got {shown(objective)}"
     )
 
 
@@ -197,11 +197,25 @@ class Policy:
         self.min_left = check_int("min_left", min_left, minimum=0)
         for name, flag in (("allow_stop", allow_stop), ("two_sided", two_sided), ("exact", exact)):
             if not isinstance(flag, bool):
-                raise InvalidArgumentError(f"{name} must be True or False, got {flag!r}")
+                raise InvalidArgumentError(f"{name} must be True or False, got {shown(flag)}")
         self.objective = objective
         self.allow_stop, self.two_sided, self.exact = allow_stop, two_sided, exact
         self.tolerance: float = 0 if exact else float(tolerance)  # an int 0 keeps Fractions exact
         self.rules: CombatRules = resolve_rules(rules)
+        A, D = capped(self.attackers, self.defenders)
+        states = A * D
+        # Measured per state (bench figures in the report on issue 11), rounded up.
+        per_state = 6e-5 if not exact else 3.5e-4 * (1 + (A + D) / 400)
+        check_cost(
+            lambda: (
+                f"optimal_policy(attackers={shown(self.attackers)}, defenders={shown(self.defenders)}"
+                f"{', two_sided=True' if two_sided else ''}{', exact=True' if exact else ''}): "
+                f"{shown(self.attackers * self.defenders)} states"
+            ),
+            memory=states * (900.0 if not exact else 900.0 + 4 * (A + D)),
+            seconds=states * per_state * (2 if two_sided else 1),
+            hint="use exact=False; " if exact else "",
+        )
         self._u = _utility(objective, self.min_left, exact)
         kern = kernel(self.rules)
         self._solve(kern)
