@@ -58,7 +58,8 @@ Cards
     territory-card bonus; ``bonus`` is empty.
 Set-up bookkeeping
   * ``setup_left`` holds one entry per owner, between 0 and the starting
-    armies; ``queue`` is empty except in ``SETUP_PLACE``, where it lists
+    armies, and exactly the starting armies before the territories are
+    claimed or dealt (``SETUP_ORDER``, ``SETUP_MISSION``); ``queue`` is empty except in ``SETUP_PLACE``, where it lists
     ``(owner, armies)`` for the player to move and neutrals, each due at most
     what the owner has left, and the first owner has a territory with room;
   * ``dealt`` is between 0 and the number of territories; in
@@ -490,6 +491,8 @@ def _setup_problems(game: Game, pos: Position, setup: bool) -> list[str]:
         most = start if o < players else neutral_start
         if left > most:
             found.append(f"{game.owner_name(o)} has {left} set-up armies left, more than the {most} it starts with")
+        elif left != most and phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION):
+            found.append(f"{game.owner_name(o)} has {left} set-up armies left in {phase.name}, before any is placed")
     if setup and pos.sets_traded:
         found.append(f"sets_traded is {pos.sets_traded} during the set-up")
     unowned = {names[t] for t in range(n) if pos.owner[t] < 0}
