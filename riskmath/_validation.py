@@ -180,7 +180,7 @@ def get_limits() -> dict[str, float]:
 class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
     """Set the memory and time limits of the odds functions; a context manager that restores them.
 
-    Every function of :mod:`riskmath.odds` (and the chance nodes of the game)
+    Every function of ``riskmath.odds`` (and the chance nodes of the game)
     estimates from its arguments, before allocating, the memory it needs and,
     for the slow exact paths, how long it will run; past a limit it raises
     :class:`~riskmath.ResourceLimitError` naming the argument, the estimate

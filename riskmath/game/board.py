@@ -54,7 +54,7 @@ NFKC normalization, case folding and whitespace collapsing, with invisible
 characters (zero-width spaces, direction marks: Unicode categories Cf, Cc)
 ignored: ``"Café"`` composed or decomposed is one territory.  A name that
 contains invisible characters is refused, and so are territory names and
-aliases that read as one of :data:`RESERVED_NAMES` (``"wild"``, the name of
+aliases that read as one of ``RESERVED_NAMES`` (``"wild"``, the name of
 the wild card in hands and trades, and the neutral owners' labels).
 
 Examples
@@ -377,8 +377,8 @@ class Board:
             bonus, an alias clashing with a name, a disconnected graph,
             positions that are not two finite numbers for every territory
             (or for none), a name with invisible characters or a reserved
-            one (:data:`RESERVED_NAMES`), or more than
-            :data:`MAX_TERRITORIES` territories.
+            one (``RESERVED_NAMES``), or more than
+            ``MAX_TERRITORIES`` territories.
 
         Examples
         --------
@@ -398,9 +398,9 @@ class Board:
         A ``str`` whose first non-blank character is ``{`` or ``[`` is read as
         JSON text; any other ``str`` or path-like object names a UTF-8 file.
 
-        Text or files over :data:`MAX_BOARD_JSON` characters (bytes) are
+        Text or files over ``MAX_BOARD_JSON`` characters (bytes) are
         refused before parsing, and so is JSON nested deeper than
-        :data:`MAX_BOARD_DEPTH` (a board needs 3 levels).
+        ``MAX_BOARD_DEPTH`` (a board needs 3 levels).
 
         Raises
         ------

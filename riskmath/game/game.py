@@ -22,7 +22,7 @@ The two classes share this module because each builds the other
 engine below them is functions of ``(game, position)``:
 :mod:`~riskmath.game.codec` (actions to the engine's form and back),
 :mod:`~riskmath.game.legality`, :mod:`~riskmath.game.transitions`,
-:mod:`~riskmath.game.chance` and :mod:`~riskmath.game.serialize`.
+:mod:`~riskmath.game.chance` and ``riskmath.game.serialize``.
 :mod:`riskmath.game.state` is the documented import path of
 :class:`GameState`.
 """
@@ -732,7 +732,7 @@ class GameState:
 
         A state is loaded only if it is one the engine can go on from: the
         checks (every field's type and range, and every invariant of play)
-        are listed in :mod:`riskmath.game.serialize`.
+        are listed in ``riskmath.game.serialize``.
 
         Parameters
         ----------
@@ -761,7 +761,7 @@ class GameState:
 
         The same checks as :meth:`from_json` (each field's type and range,
         then every invariant of play, listed in
-        :mod:`riskmath.game.serialize`): e.g. that every territory has an
+        ``riskmath.game.serialize``): e.g. that every territory has an
         owner and at least one army after the set-up, that the cards in the
         deck, the discard pile and the hands make up the whole deck, that
         players marked alive hold territory.  States built by ``apply`` are
