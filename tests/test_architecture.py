@@ -168,7 +168,6 @@ def test_the_checker_sees_an_upward_import(tmp_path):
     MODULES["riskmath.odds._fake_for_test"] = tmp_path / "fake.py"
     try:
         (tmp_path / "fake.py").write_text("def f():\n    from riskmath.game.state import GameState\n")
-        MODULES["riskmath.game.state"] = MODULES["riskmath.game.state"]
         assert internal_imports("riskmath.odds._fake_for_test") == {"riskmath.game.state"}
         with pytest.raises(AssertionError, match="layer above"):
             test_imports_only_go_down("riskmath.odds._fake_for_test")
