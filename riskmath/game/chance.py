@@ -13,8 +13,10 @@ advancing it) and maps it to an outcome with exactly the distribution that
   of the whole battle (:meth:`Game.blitz_table`); one with more attackers is
   drawn in pieces from the table of :data:`TABLE_ATTACKERS` attackers (see
   :func:`battle`), and one with more defenders is rolled out (in blocks of
-  rolls where it can; :func:`roll_out`) with a stream of numbers seeded by
-  the generator's next output (:func:`substream`).  The tables stay few and
+  rolls where it can, of :data:`LONG_BLOCK` rolls in a battle of millions;
+  :func:`roll_out`) with a stream of numbers seeded by the generator's next
+  output (:func:`substream`).  A blitz of a billion armies a side is drawn
+  in about a second.  The tables stay few and
   small: a simulation never builds the table of a battle of thousands of
   armies that it meets once.
 
@@ -249,6 +251,19 @@ def battle(game: Game, a: int, d: int, stop_at: int, x: float, rng: int) -> Batt
 #: Rolls drawn at once by a roll-out while both sides throw their most dice and stay clear of the edges.
 ROLL_BLOCK = 16
 
+#: Rolls drawn at once in a huge battle (both sides clear of the edges by this many rolls' losses): a battle
+#: of a billion armies a side is some 10**5 draws instead of 10**8.
+LONG_BLOCK = 4096
+
+
+def _cumulative(weights: Sequence[int], scale: int) -> tuple[float, ...]:
+    """Cumulative sums of integer ``weights`` over ``scale``, each correctly rounded once to a float."""
+    cumulative, running = [], 0
+    for weight in weights:
+        running += weight
+        cumulative.append(running / scale)  # int / int: correctly rounded
+    return tuple(cumulative)
+
 
 @functools.cache
 def _block(combat: CombatRules) -> tuple[tuple[float, ...], int]:
@@ -261,24 +276,45 @@ def _block(combat: CombatRules) -> tuple[tuple[float, ...], int]:
     ``0 .. ROLL_BLOCK * pairs`` attacker losses, each rounded once to a
     float, and ``ROLL_BLOCK * pairs``.
     """
-    most_a, most_d = combat.attacker_max_dice, combat.defender_max_dice
-    odds = combat.roll_odds(most_a, most_d)
-    pairs = min(most_a, most_d)
-    one = [Fraction(odds.get((i, pairs - i), 0)) for i in range(pairs + 1)]
-    denominator = math.lcm(*(p.denominator for p in one))
-    weights = [p.numerator * (denominator // p.denominator) for p in one]
+    weights, denominator, pairs = _roll_weights(combat)
     total = [1]
     for _ in range(ROLL_BLOCK):
         total = [
             sum(total[k - i] * weights[i] for i in range(pairs + 1) if 0 <= k - i < len(total))
             for k in range(len(total) + pairs)
         ]
-    scale = denominator**ROLL_BLOCK
-    cumulative, running = [], 0
-    for weight in total:
-        running += weight
-        cumulative.append(running / scale)  # int / int: correctly rounded
-    return tuple(cumulative), ROLL_BLOCK * pairs
+    return _cumulative(total, denominator**ROLL_BLOCK), ROLL_BLOCK * pairs
+
+
+def _roll_weights(combat: CombatRules) -> tuple[list[int], int, int]:
+    """One roll of the most dice on both sides: integer weights of 0..pairs attacker losses, their sum, ``pairs``."""
+    most_a, most_d = combat.attacker_max_dice, combat.defender_max_dice
+    odds = combat.roll_odds(most_a, most_d)
+    pairs = min(most_a, most_d)
+    one = [Fraction(odds.get((i, pairs - i), 0)) for i in range(pairs + 1)]
+    denominator = math.lcm(*(p.denominator for p in one))
+    return [p.numerator * (denominator // p.denominator) for p in one], denominator, pairs
+
+
+@functools.cache
+def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[float, ...], int]:
+    """As :func:`_block` for ``rolls`` rolls (a power of two), in floating point.
+
+    The exact weights of ``rolls`` rolls have tens of thousands of digits;
+    instead the one-roll probabilities are convolved with themselves by
+    repeated squaring in float64 (``numpy.convolve``, every term positive,
+    so the relative error stays within a few hundred ulps).
+    """
+    import numpy as np
+
+    weights, denominator, pairs = _roll_weights(combat)
+    pmf = np.array([weight / denominator for weight in weights])  # int / int: no overflow, correctly rounded
+    done = 1
+    while done < rolls:
+        pmf = np.convolve(pmf, pmf)
+        done *= 2
+    cumulative = np.cumsum(pmf) / pmf.sum()
+    return tuple(cumulative.tolist()), rolls * pairs
 
 
 def roll_out(game: Game, a: int, d: int, stop_at: int, stream: int) -> BattleOutcome:
@@ -286,7 +322,8 @@ def roll_out(game: Game, a: int, d: int, stop_at: int, stream: int) -> BattleOut
 
     One number per roll, or per :data:`ROLL_BLOCK` rolls while both sides
     throw their most dice throughout the block (a battle of hundreds on
-    each side is mostly blocks).
+    each side is mostly blocks), or per :data:`LONG_BLOCK` rolls while both
+    sides are that far from the edges (a battle of millions).
     """
     tables = game.roll_tables()
     most_a = len(tables) - 1
@@ -294,6 +331,15 @@ def roll_out(game: Game, a: int, d: int, stop_at: int, stream: int) -> BattleOut
     block, span = _block(game.rules.combat)
     clear_a = max(most_a, stop_at + 1) + span  # from here a block never reaches fewer dice or the stop
     clear_d = most_d + span
+    long_span = span // ROLL_BLOCK * LONG_BLOCK  # the same for the long blocks, built only when needed
+    long_a, long_d = clear_a - span + long_span, clear_d - span + long_span
+    if a >= long_a and d >= long_d:
+        long_block, _ = _long_block(game.rules.combat)
+        while a >= long_a and d >= long_d:
+            stream, z = step(stream)
+            lost = min(bisect_right(long_block, (z >> 11) * UNIT), long_span)
+            a -= lost
+            d -= long_span - lost
     while a > stop_at and d > 0:
         stream, z = step(stream)
         x = (z >> 11) * UNIT  # splitmix64(stream), one call less per roll
