@@ -119,10 +119,67 @@ def _check_out(path: str) -> None:
 
 
 def _write(table: Any, path: str) -> None:
+    """Write ``table`` to ``path`` whole, through a temporary file in its folder (a failure leaves the old file)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
-        table.to_csv(path, index=False)
+        table.to_csv(temporary, index=False)
+        os.replace(temporary, path)
     except OSError as error:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
         raise InvalidArgumentError(f"--out {path!r} could not be written: {error.strerror or error}") from None
+
+
+class _OutFileError(Exception):
+    """The ``--out`` file failed in the middle of a run (stops the run; turned into a one-line error)."""
+
+
+class _RowWriter:
+    """Appends each finished game's row to the ``--out`` file as it comes, so that a run that dies keeps its games.
+
+    The rows arrive in the order games finish; at the end of the run (or on
+    Ctrl-C or an agent's failure) :func:`_write` rewrites the file in seed
+    order.  If a row cannot be written (a full disk), the file is cut back
+    to the last whole row and the run stops: the file holds every game
+    finished until then, in the order they finished.
+    """
+
+    def __init__(self, path: str, columns: list[str]) -> None:
+        self.path, self.columns, self.written, self.size = path, columns, 0, 0
+        try:
+            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        except OSError as error:
+            raise InvalidArgumentError(f"--out {path!r} cannot be written: {error.strerror or error}") from None
+        self._append(columns)
+
+    def _append(self, values: list[Any]) -> None:
+        import csv
+        import io
+
+        line = io.StringIO()
+        csv.writer(line).writerow(values)
+        data = line.getvalue().encode("utf-8")
+        try:
+            done = 0
+            while done < len(data):  # (os.write may write part of it)
+                done += os.write(self.fd, data[done:])
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self.fd, self.size)  # no half row at the end
+            raise _OutFileError(
+                f"--out {self.path!r} could not be written after {self.written} games "
+                f"({error.strerror or error}); the file holds those games, in the order they finished"
+            ) from error
+        self.size += len(data)
+
+    def __call__(self, row: dict[str, Any]) -> None:
+        self._append(["" if row[column] is None else row[column] for column in self.columns])
+        self.written += 1
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
 
 
 def _notes(caught: list[warnings.WarningMessage]) -> None:
@@ -357,17 +414,24 @@ def _simulate(args: argparse.Namespace) -> str:
     names = [name.strip() for name in args.agents.split(",")]
     agents = [make_agent(name) for name in names]
     game = Game(args.players, Rules.preset(args.preset), max_turns=args.max_turns)
+    writer = None
     if args.out:
         _check_out(args.out)
+        columns = ["seed", "winner", "draw", "turns"]
+        columns += [f"{kind}_{seat}" for seat in range(game.players) for kind in ("territories", "armies")]
+        writer = _RowWriter(args.out, columns)
     try:
         with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
             warnings.simplefilter("always", RuntimeWarning)
-            table = simulate(game, agents, args.games, seed=args.seed, n_jobs=args.jobs, progress=args.progress)
+            table = simulate(
+                game, agents, args.games, seed=args.seed, n_jobs=args.jobs, progress=args.progress, on_game=writer
+            )
     except (AgentError, SimulationInterrupted) as stop:
         _notes(caught)
         kept = stop.results
         where = ""
-        if args.out and kept is not None:
+        if writer is not None and kept is not None:
+            writer.close()
             _write(kept, args.out)
             where = f", written to {args.out}"
         count = 0 if kept is None else len(kept)  # type: ignore[arg-type]
@@ -376,8 +440,13 @@ def _simulate(args: argparse.Namespace) -> str:
                 f"interrupted: kept the {count} of {args.games} games that finished{where}"
             ) from None
         raise AgentError(f"{stop} (kept the {count} games that finished{where})") from stop
+    except _OutFileError as error:  # the --out file filled the disk (or went away) mid-run
+        assert writer is not None
+        writer.close()
+        raise InvalidArgumentError(str(error)) from None
     _notes(caught)
-    if args.out:
+    if writer is not None:
+        writer.close()
         _write(table, args.out)
     lines = [
         f"{args.games} games, {args.players} players ({args.preset}), seed {args.seed}, cap {args.max_turns} turns"

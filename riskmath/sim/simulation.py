@@ -22,6 +22,7 @@ progress bar.
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 import os
 import random
@@ -29,14 +30,14 @@ import signal
 import sys
 import uuid
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_int
+from riskmath._validation import check_int, shown
 from riskmath.agents import Agent
 from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted
 from riskmath.game.game import Game
@@ -242,6 +243,7 @@ def simulate(
     executor: Executor | None = None,
     max_turns: int | None = None,
     progress: bool = False,
+    on_game: Callable[[dict[str, Any]], object] | None = None,
 ) -> pd.DataFrame:
     """Play ``n_games`` games and tabulate them, one row per game.
 
@@ -275,6 +277,13 @@ def simulate(
         Show a progress bar on stderr counting the games, with their rate in
         games per second (as chunks finish when in parallel).  Needs tqdm
         (``pip install 'riskmath[progress]'``).
+    on_game : callable, optional
+        Called in this process with each finished game's row (a dict with
+        the table's columns) as soon as it is back, in the order games
+        finish; e.g. to append it to a file, so that a run that dies later
+        loses nothing (``riskmath simulate --out`` does this).  If it raises,
+        the run stops (pending work is cancelled) and the exception
+        propagates with the finished games in its ``results`` attribute.
 
     Returns
     -------
@@ -309,6 +318,8 @@ def simulate(
     check_int("seed", seed, minimum=0)
     if not isinstance(progress, bool):
         raise InvalidArgumentError(f"progress must be True or False, got {progress!r}")
+    if on_game is not None and not callable(on_game):
+        raise InvalidArgumentError(f"on_game must be a callable or None, got {shown(on_game)}")
     if max_turns is not None:
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=max_turns)
     _check_agents(game, agents)
@@ -321,24 +332,31 @@ def simulate(
             if workers == 1:
                 for k, game_seed in enumerate(seeds):
                     rows[k] = _row(game, agents, game_seed)
+                    if on_game is not None:
+                        on_game(dict(rows[k]))
                     if bar is not None:
                         bar.update(1)
             else:
                 pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
                 try:
-                    _in_parallel(pool, workers, game, agents, seeds, bar, rows)
+                    _in_parallel(pool, workers, game, agents, seeds, bar, rows, on_game)
                 except BaseException:
                     _stop(pool)
                     raise
                 pool.shutdown(wait=True)
         else:
             workers = min(max(jobs if jobs > 0 else 2, 2), n)
-            _in_parallel(executor, workers, game, agents, seeds, bar, rows)
+            _in_parallel(executor, workers, game, agents, seeds, bar, rows, on_game)
     except AgentError as error:
         error.results = _table(rows, game.players)
         raise
     except KeyboardInterrupt as interrupt:
         raise SimulationInterrupted(_table(rows, game.players), n) from interrupt
+    except Exception as error:  # on_game failed (a full disk, ...): the finished games ride on the exception
+        if on_game is not None and not hasattr(error, "results"):
+            with contextlib.suppress(AttributeError, TypeError):
+                error.results = _table(rows, game.players)  # type: ignore[attr-defined]
+        raise
     finally:
         if bar is not None:
             bar.close()
@@ -410,6 +428,7 @@ def _in_parallel(
     seeds: list[int],
     bar: Any,
     rows: dict[int, dict[str, Any]],
+    on_game: Callable[[dict[str, Any]], object] | None = None,
 ) -> None:
     """Play ``seeds`` in chunks on ``executor``, putting each finished game's row in ``rows`` by game number."""
     size = min(-(-len(seeds) // (4 * workers)), _MOST_PER_CHUNK)
@@ -421,6 +440,8 @@ def _in_parallel(
             k = futures[future]
             for i, row in enumerate(future.result()):
                 rows[k + i] = row
+                if on_game is not None:
+                    on_game(dict(row))
             if bar is not None:
                 bar.update(min(size, len(seeds) - k))
     except BaseException:

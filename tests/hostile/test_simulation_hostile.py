@@ -331,3 +331,69 @@ def test_the_odds_agent_places_a_huge_pool_in_one_decision():
         placements += isinstance(action, rm.PlaceArmies)
     assert placements <= len(state.game.board)
     assert time.perf_counter() - start < 20
+
+
+# -- class 3: rows written as they come -----------------------------------------------------------------------------
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_on_game_sees_every_row_as_it_finishes(n_jobs):
+    seen: list[dict] = []
+    table = rm.simulate(GAME, AGENTS, 6, n_jobs=n_jobs, on_game=seen.append)
+    assert len(seen) == 6
+    by_seed = {row["seed"]: row for row in seen}
+    for record in table.to_dict("records"):
+        row = by_seed[record["seed"]]
+        assert row["turns"] == record["turns"]
+        assert row["winner"] == (None if pd.isna(record["winner"]) else record["winner"])
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_failing_on_game_stops_the_run_and_keeps_what_finished(n_jobs):
+    seen: list[dict] = []
+
+    def fails_at_the_fourth(row):
+        if len(seen) == 3:
+            raise OSError(28, "No space left on device")
+        seen.append(row)
+
+    with pytest.raises(OSError, match="No space left") as info:
+        rm.simulate(GAME, AGENTS, 40, n_jobs=n_jobs, on_game=fails_at_the_fourth)
+    kept = info.value.results  # type: ignore[attr-defined]
+    assert len(kept) >= 3
+    assert {row["seed"] for row in seen} <= set(kept["seed"])
+
+
+def test_on_game_must_be_callable():
+    with pytest.raises(rm.InvalidArgumentError, match="on_game must be a callable"):
+        rm.simulate(GAME, AGENTS, 2, on_game="out.csv")
+
+
+def _limit_file_size(size: int):  # pragma: no cover -- runs in the child
+    def limit() -> None:
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return limit
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file size limits")
+def test_a_disk_that_fills_mid_run_keeps_every_finished_game(tmp_path):
+    # The file may grow to 700 bytes (a header and a dozen rows): the run stops at the game that does not fit, with
+    # one line naming the file and the count, and the file holds exactly those games, whole rows only.
+    out = tmp_path / "out.csv"
+    argv = [*CLI, *SIMULATE, "--games", "60", "--out", str(out)]
+    child = subprocess.run(
+        argv, capture_output=True, text=True, timeout=300, preexec_fn=_limit_file_size(700), check=False
+    )
+    assert child.returncode == 2, child.stderr
+    lines = child.stderr.strip().splitlines()
+    assert len(lines) == 1, child.stderr
+    assert lines[0].startswith(f"riskmath: error: --out {str(out)!r} could not be written after "), lines[0]
+    k = int(lines[0].split("written after ")[1].split()[0])
+    assert 0 < k < 60
+    assert out.read_bytes().endswith(b"\n")
+    table = pd.read_csv(out)
+    assert len(table) == k
+    expected = rm.simulate(GAME, AGENTS, k)  # serial: the rows came in seed order
+    pd.testing.assert_frame_equal(table, expected, check_dtype=False)
