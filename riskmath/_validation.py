@@ -11,6 +11,7 @@ as ``riskmath.set_limits``), globally or for a ``with`` block.
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import numbers
 import os
@@ -266,12 +267,18 @@ def capped(*sizes: int) -> tuple[int, ...]:
     return tuple(min(n, SIZE_CAP) for n in sizes)
 
 
+#: A computation estimated to take longer than this says so up front: an INFO message on the ``riskmath``
+#: logger (silent unless logging is configured; the command line prints it as a note on standard error).
+NOTE_SECONDS = 2.0
+
+
 def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float = 0.0, hint: str = "") -> None:
     """Raise :class:`ResourceLimitError` if ``memory`` bytes or ``seconds`` exceed the limits.
 
-    ``what()`` names the call and its arguments (built only when refusing);
-    ``hint`` suggests a cheaper call.  Costs only a couple of comparisons when
-    within the limits.
+    ``what()`` names the call and its arguments (built only when refusing or
+    announcing); ``hint`` suggests a cheaper call.  Within the limits but
+    estimated over :data:`NOTE_SECONDS`, it logs how long the call will take.
+    Costs only a few comparisons otherwise.
     """
     if memory > _LIMITS.memory():
         raise ResourceLimitError(
@@ -283,3 +290,5 @@ def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float =
             f"{what()} would take about {format_seconds(seconds)}, more than the time limit of "
             f"{format_seconds(_LIMITS.max_seconds)}; {hint}raise it with riskmath.set_limits(max_seconds=...)"
         )
+    if seconds > NOTE_SECONDS:
+        logging.getLogger("riskmath").info("%s will take about %s (a rough estimate)", what(), format_seconds(seconds))

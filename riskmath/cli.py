@@ -464,6 +464,24 @@ def _simulate(args: argparse.Namespace) -> str:
 
 
 @contextlib.contextmanager
+def _announce_long_work() -> Iterator[None]:
+    """Print the odds functions' notes (how long a long exact computation will take) on standard error."""
+    import logging
+
+    logger = logging.getLogger("riskmath")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("riskmath: note: %(message)s"))
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+@contextlib.contextmanager
 def _any_digits() -> Iterator[None]:
     """Lift Python's limit on printing long integers (3.10.7 and later) for the duration."""
     get, set_ = getattr(sys, "get_int_max_str_digits", None), getattr(sys, "set_int_max_str_digits", None)
@@ -496,7 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = {**handlers, "policy": _policy, "simulate": _simulate}[args.command]
         # Exact answers may have more than the 4300 digits Python prints by default (the arguments, parsed
         # above, were capped at _MAX_DIGITS each, and the odds functions at riskmath.set_limits' time limit).
-        with _any_digits():
+        with _any_digits(), _announce_long_work():
             print(handler(args), flush=True)
     except (_UsageError, RiskmathError) as error:
         print(f"riskmath: error: {error}", file=sys.stderr)
