@@ -14,14 +14,19 @@ from riskmath.agents.search import SearchAgent
 from riskmath.errors import InvalidArgumentError
 
 
-def attack_position(seed=2):
-    """A mid-game state of a 3-player game, in the attack phase of some player."""
+def position_in(phase, seed=2, turn=9):
+    """A mid-game state of a 3-player game (odds agents), at ``phase`` of some player from ``turn`` on."""
     game = rm.Game(3)
     state = game.new_initial_state(seed, auto_chance=True)
     agent, rng = OddsAgent(), random.Random(seed)
-    while not (state.phase is rm.Phase.ATTACK and state.turn >= 9):
+    while not (state.phase is phase and state.turn >= turn and (phase is not rm.Phase.REINFORCE or state.pool)):
         state = state.apply(agent.act(state, rng))
     return state
+
+
+def attack_position(seed=2):
+    """A mid-game state of a 3-player game, in the attack phase of some player."""
+    return position_in(rm.Phase.ATTACK, seed)
 
 
 def test_decisions_do_not_depend_on_the_real_games_dice():
@@ -36,11 +41,59 @@ def test_decisions_do_not_depend_on_the_real_games_dice():
 def test_deterministic_given_its_generator_and_explores_several_moves():
     state = attack_position()
     agent = SearchAgent(budget=12, candidates=3)
-    options = agent._candidates(state, OddsAgent().act(state, random.Random(0)))
+    options = agent._options(state, OddsAgent().act(state, random.Random(0)))
     assert rm.EndPhase() in options
     assert len(options) >= 2
     assert all(state.is_legal(a) for a in options)
     assert agent.act(state, random.Random(9)) == agent.act(state, random.Random(9))
+
+
+def test_reinforcements_are_searched_once_per_turn():
+    state = position_in(rm.Phase.REINFORCE)
+    agent = SearchAgent(budget=6, candidates=3)
+    guided = OddsAgent().act(state, random.Random(0))
+    options = agent._options(state, guided)
+    assert options[0] == guided
+    assert len(options) >= 2
+    assert all(state.is_legal(a) for a in options)
+    assert all(isinstance(a, rm.PlaceArmies) for a in options)
+    assert any(a.armies == state.pool for a in options[1:])  # the whole pool on one territory
+    assert agent._options(state, guided) == []  # the rest of this turn's placements follow the guide
+
+
+def test_fortifications_are_searched():
+    state = position_in(rm.Phase.FORTIFY)
+    agent = SearchAgent(budget=6, candidates=3)
+    options = agent._options(state, OddsAgent().act(state, random.Random(0)))
+    assert rm.EndPhase() in options
+    assert all(state.is_legal(a) for a in options)
+    assert all(isinstance(a, (rm.EndPhase, rm.Fortify)) for a in options)
+    choice = agent.act(state, random.Random(4))
+    assert state.is_legal(choice)
+
+
+def test_only_the_chosen_phases_are_searched():
+    state = position_in(rm.Phase.FORTIFY)
+    guided = OddsAgent().act(state, random.Random(0))
+    assert SearchAgent(phases=("attack",))._options(state, guided) == []
+    assert SearchAgent(phases=("attack",)).act(state, random.Random(1)) == guided
+
+
+def test_the_score_decides():
+    # A score that prefers holding few territories: a blitz can only add territories this turn, so the search
+    # ends its attacks (the rollouts of the other candidates go on attacking after them).
+    state = attack_position()
+    me = state.current_player
+    calls = []
+
+    def territories_held(sim, player):
+        calls.append(player)
+        return -len(sim.territories_of(player))
+
+    agent = SearchAgent(budget=8, candidates=2, horizon=0, score=territories_held)
+    assert agent.act(state, random.Random(3)) == rm.EndPhase()
+    assert calls
+    assert set(calls) == {me}
 
 
 @pytest.mark.slow
@@ -58,6 +111,9 @@ def test_plays_legal_games_and_beats_random():
         ({"budget": 0}, r"budget must be an integer >= 1, got 0"),
         ({"candidates": -1}, r"candidates must be an integer >= 0, got -1"),
         ({"horizon": 1.5}, r"horizon must be a non-negative integer or None, got 1\.5"),
+        ({"phases": "attack"}, r"phases must be a collection of phase names, got the string 'attack'"),
+        ({"phases": ("attack", "defend")}, r"phases: unknown 'defend'"),
+        ({"score": 3}, r"score must be a callable"),
     ],
 )
 def test_bad_parameters(kwargs, message):

@@ -1,15 +1,25 @@
 """A Monte Carlo search agent: :class:`SearchAgent`.
 
-At each decision of the attack phase it lists a few candidate moves (ending
-the attacks, what :class:`~riskmath.agents.OddsAgent` would do, and the
-blitzes with the best odds), and scores each by rollouts: from a copy of the
-state, reseeded from the agent's own generator so that it cannot see the real
-game's dice, it applies the candidate, lets a rollout agent play every seat
-(chance nodes sampled) until ``horizon`` more player-turns have begun or the
-game ends, and scores the result with
-:func:`riskmath.evaluate.position_value` for the searching player.  The
-candidate with the best mean score is played; a tie goes to the earlier
-candidate.  Every other decision is the odds agent's.
+At the decisions that shape a turn it lists a few candidate moves and scores
+each by rollouts:
+
+* **attacks**: ending the attacks, what :class:`~riskmath.agents.OddsAgent`
+  would do, and the blitzes with the best odds;
+* **reinforcements** (the first placement of the turn, once any trade is
+  made): the odds agent's placement, and the whole pool on each of the own
+  territories with the likeliest attack or the likeliest loss;
+* **fortification**: ending the turn, the odds agent's move, and moving all
+  but one army from the biggest stacks with no rival neighbor to the own
+  territories most likely to fall.
+
+From a copy of the state, reseeded from the agent's own generator so that it
+cannot see the real game's dice, a rollout applies the candidate, lets a
+rollout agent play every seat (chance nodes sampled) until ``horizon`` more
+player-turns have begun or the game ends, and scores the result for the
+searching player with ``score`` (by default its share of
+:func:`riskmath.evaluate.position_value`).  The candidate with the best mean
+score is played; a tie goes to the earlier candidate.  Every other decision
+is the odds agent's.
 
 This is flat Monte Carlo over chance nodes (each rollout samples dice, cards
 and blitz outcomes from their exact distributions), with a budget counted in
@@ -20,33 +30,51 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate.outlook import _lists, _values, win_probability
-from riskmath.game.actions import Blitz, EndPhase
+from riskmath.evaluate.outlook import _fall_probabilities, _lists, _values, win_probability
+from riskmath.game.actions import Blitz, EndPhase, Fortify, PlaceArmies, TradeCards
 from riskmath.game.phase import Phase
 from riskmath.game.state import GameState
 
 __all__ = ["SearchAgent"]
 
+#: The decisions the agent can search (``phases=``).
+SEARCHABLE = ("reinforce", "attack", "fortify")
+
+
+def _value_share(state: GameState, player: int) -> float:
+    """The default rollout score: ``player``'s share of :func:`~riskmath.evaluate.position_value`."""
+    return _values(state)[player]
+
 
 class SearchAgent:
-    """Flat Monte Carlo search over the attack decisions; see the module docstring.
+    """Flat Monte Carlo search over the reinforcement, attack and fortify decisions; see the module docstring.
 
     Parameters
     ----------
     budget : int, default 32
-        Rollouts per attack decision, shared equally by the candidates (at
+        Rollouts per searched decision, shared equally by the candidates (at
         least one each).
     candidates : int, default 3
-        Blitzes considered besides ending the attacks and the odds agent's move.
+        Moves considered per decision besides ending the phase and the odds
+        agent's move (blitzes, placements, fortifications).
     horizon : int, optional
         Player-turns to roll out beyond the current one; by default one
         round (the number of players), so that every rival replies.
     rollout_agent : Agent, optional
         Plays every seat in the rollouts; an :class:`~riskmath.agents.OddsAgent` by default.
+    phases : iterable of str, default ("reinforce", "attack", "fortify")
+        The decisions to search; the others are the odds agent's.
+    score : callable, optional
+        ``score(state, player) -> float``, higher is better for ``player``, to
+        score the end of a rollout; by default ``player``'s share of
+        :func:`riskmath.evaluate.position_value`.  Pass e.g.
+        ``lambda s, p: estimate_win_probabilities(s)[p]`` to score by the
+        calibrated estimate.
 
     Examples
     --------
@@ -56,7 +84,7 @@ class SearchAgent:
     >>> from riskmath.agents.odds import OddsAgent
     >>> record = rm.play(rm.Game(2, max_turns=30), [SearchAgent(budget=4), OddsAgent()], seed=1)
     >>> record.winner, record.final.turn
-    (1, 21)
+    (1, 15)
     """
 
     name = "search"
@@ -69,31 +97,46 @@ class SearchAgent:
         candidates: int = 3,
         horizon: int | None = None,
         rollout_agent: Any = None,
+        *,
+        phases: Iterable[str] = SEARCHABLE,
+        score: Callable[[GameState, int], float] | None = None,
     ) -> None:
         for label, value, least in (("budget", budget, 1), ("candidates", candidates, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise InvalidArgumentError(f"{label} must be an integer >= {least}, got {value!r}")
         if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0):
             raise InvalidArgumentError(f"horizon must be a non-negative integer or None, got {horizon!r}")
+        if isinstance(phases, str):
+            raise InvalidArgumentError(f"phases must be a collection of phase names, got the string {phases!r}")
+        chosen = tuple(phases)
+        unknown = [p for p in chosen if p not in SEARCHABLE]
+        if unknown:
+            raise InvalidArgumentError(f"phases: unknown {unknown[0]!r}; choose from {', '.join(SEARCHABLE)}")
+        if score is not None and not callable(score):
+            raise InvalidArgumentError(f"score must be a callable score(state, player) or None, got {score!r}")
         self.budget = budget
         self.candidates = candidates
         self.horizon = horizon
         self.rollout_agent = OddsAgent() if rollout_agent is None else rollout_agent
+        self.phases = chosen
+        self.score = _value_share if score is None else score
         self._guide = OddsAgent()
+        self._placed: tuple[int, int] | None = None  # (turn, player) whose placements were searched
 
     def __repr__(self) -> str:
+        extra = "" if self.phases == SEARCHABLE else f", phases={self.phases!r}"
+        if self.score is not _value_share:
+            extra += f", score={self.score!r}"
         return (
             f"SearchAgent(budget={self.budget!r}, candidates={self.candidates!r}, horizon={self.horizon!r}, "
-            f"rollout_agent={self.rollout_agent!r})"
+            f"rollout_agent={self.rollout_agent!r}{extra})"
         )
 
     def act(self, state: GameState, rng: random.Random) -> Any:
         guided = self._guide.act(state, rng)
-        if state.phase is not Phase.ATTACK:
+        options = self._options(state, guided)
+        if len(options) <= 1:
             return guided
-        options = self._candidates(state, guided)
-        if len(options) == 1:
-            return options[0]
         me = state.current_player
         horizon = state.game.players if self.horizon is None else self.horizon
         per = max(1, self.budget // len(options))
@@ -108,8 +151,35 @@ class SearchAgent:
         assert best is not None
         return best[1]
 
-    def _candidates(self, state: GameState, guided: Any) -> list[Any]:
-        """Ending the attacks, the guide's move, and the blitzes with the best odds (legal, distinct)."""
+    def _options(self, state: GameState, guided: Any) -> list[Any]:
+        """The candidates at this decision (legal, distinct, the guide's move among them), or none to search."""
+        phase = state.phase
+        if phase is Phase.ATTACK and "attack" in self.phases:
+            options = [EndPhase(), guided, *self._blitzes(state)]
+        elif phase is Phase.FORTIFY and "fortify" in self.phases:
+            options = [EndPhase(), guided, *self._fortifications(state)]
+        elif phase is Phase.REINFORCE and "reinforce" in self.phases and self._first_placement(state, guided):
+            options = [guided, *self._placements(state)]
+        else:
+            return []
+        unique: list[Any] = []
+        for action in options:
+            if action not in unique and state.is_legal(action):
+                unique.append(action)
+        return unique
+
+    def _first_placement(self, state: GameState, guided: Any) -> bool:
+        """Whether this is the turn's first placement of the pool (searched once per turn and seat)."""
+        if isinstance(guided, TradeCards) or not isinstance(guided, PlaceArmies) or state.pool == 0:
+            return False
+        key = (state.turn, state.current_player)
+        if self._placed == key:
+            return False
+        self._placed = key
+        return True
+
+    def _blitzes(self, state: GameState) -> list[Any]:
+        """The blitzes with the best odds."""
         me = state.current_player
         owners, armies = _lists(state)
         names = state.game.board.territories
@@ -122,13 +192,40 @@ class SearchAgent:
                 if owners[u] != me:
                     scored.append((-win_probability(armies[t] - 1, armies[u], combat), t, u))
         scored.sort()
-        options: list[Any] = [EndPhase(), guided]
-        options += [Blitz(names[t], names[u], 0) for _, t, u in scored[: self.candidates]]
-        unique: list[Any] = []
-        for action in options:
-            if action not in unique and state.is_legal(action):
-                unique.append(action)
-        return unique
+        return [Blitz(names[t], names[u], 0) for _, t, u in scored[: self.candidates]]
+
+    def _placements(self, state: GameState) -> list[Any]:
+        """The whole pool on the territories with the likeliest attack after it, and on the likeliest to fall."""
+        me, pool = state.current_player, state.pool
+        owners, armies = _lists(state)
+        names = state.game.board.territories
+        combat = state.game.rules.combat
+        attack: dict[int, float] = {}
+        for t, owner in enumerate(owners):
+            if owner == me:
+                for u in state.game.neighbors[t]:
+                    if owners[u] != me:
+                        p = win_probability(armies[t] - 1 + pool, armies[u], combat)
+                        attack[t] = max(attack.get(t, 0.0), p)
+        falls = _fall_probabilities(state, False)
+        ranked = sorted(attack, key=lambda t: (-attack[t], t))[: max(1, self.candidates - 1)]
+        exposed = sorted((t for t in attack if falls[t] > 0.0), key=lambda t: (-falls[t], t))[:1]
+        return [PlaceArmies(names[t], pool) for t in ranked + exposed]
+
+    def _fortifications(self, state: GameState) -> list[Any]:
+        """All but one army from the biggest stacks with no rival neighbor to the territories likeliest to fall."""
+        me = state.current_player
+        owners, armies = _lists(state)
+        names = state.game.board.territories
+        mine = [t for t, o in enumerate(owners) if o == me]
+        interior = [t for t in mine if armies[t] > 1 and all(owners[u] == me for u in state.game.neighbors[t])]
+        falls = _fall_probabilities(state, False)
+        exposed = sorted((t for t in mine if falls[t] > 0.0), key=lambda t: (-falls[t], t))
+        options = []
+        for source in sorted(interior, key=lambda t: (-armies[t], t))[:2]:
+            for target in exposed[:3]:
+                options.append(Fortify(names[source], names[target], armies[source] - 1))
+        return options[: self.candidates]
 
     def _rollout(self, state: GameState, action: Any, me: int, horizon: int, rng: random.Random) -> float:
         sim = state.reseeded(rng.getrandbits(64)).apply(action, check=False)
@@ -139,4 +236,4 @@ class SearchAgent:
                 sim = sim.apply(sim.sample_chance(), check=False)
             else:
                 sim = sim.apply(agent.act(sim, rng), check=False)
-        return _values(sim)[me]
+        return float(self.score(sim, me))
