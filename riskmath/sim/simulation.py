@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import riskmath.game.serialize as serialize
-from riskmath._validation import check_int, shown
+from riskmath._validation import SIZE_CAP, check_cost, check_int, shown
 from riskmath.agents import Agent
 from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, StateError
 from riskmath.game.game import Game
@@ -372,6 +372,11 @@ def simulate(
     (['seed', 'winner', 'draw', 'turns'], 4)
     """
     n = check_int("n_games", n_games, minimum=1)
+    check_cost(
+        lambda: f"simulate with n_games={shown(n)}",
+        memory=min(n, SIZE_CAP) * (_BYTES_PER_GAME + _BYTES_PER_SEAT * game.players),
+        hint="play fewer games (or several batches with different seeds); ",
+    )
     jobs = _check_jobs(n_jobs)
     check_int("seed", seed, minimum=0)
     if not isinstance(progress, bool):
@@ -411,6 +416,10 @@ def simulate(
         if bar is not None:
             bar.close()
     return _table(rows, game.players)
+
+
+#: The table's memory per game (a row of Python values while the games run, then the DataFrame), roughly.
+_BYTES_PER_GAME, _BYTES_PER_SEAT = 700, 200
 
 
 def _check_jobs(n_jobs: object) -> int:
