@@ -106,3 +106,22 @@ def test_bad_options_are_one_line(capsys, won, extra, fragment):
     assert status == 2
     assert err.count("\n") == 1
     assert fragment in err
+
+
+@pytest.mark.slow
+def test_cli_page_shows_real_outlook_output(capsys, tmp_path, monkeypatch):
+    from docs_pages import cli_page_shows, outlook_position
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "position.json").write_text(outlook_position().to_json())
+    argv = ["outlook", "position.json", "--agents", "aggressive", "--games", "100", "--max-turns", "300"]
+    assert cli_page_shows(argv, capsys)
+
+
+@pytest.mark.slow
+def test_outlook_page_examples_run():
+    from docs_pages import run_page_examples
+
+    result = run_page_examples("outlook.rst")
+    assert result.attempted > 30
+    assert result.failed == 0
