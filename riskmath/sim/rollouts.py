@@ -1,7 +1,7 @@
 """Who wins from here: win chances from any position, by playing games on from it (rollouts).
 
 :func:`win_probabilities` plays ``n_games`` games on from a state with
-:func:`~riskmath.sim.simulation.simulate` (``start=state``): each game from a
+:func:`~riskmath.simulate` (``start=state``): each game from a
 copy of the state reseeded from ``seed`` (so that the state's own future
 dice are never used), with fresh copies of the agents.  It reports each
 player's share of wins with a 95 % Wilson score interval and, in the
@@ -72,10 +72,10 @@ def win_probabilities(
     """Each player's chance of winning from ``state``, by playing ``n_games`` games on from it.
 
     Game ``k`` starts from ``state.reseeded(s_k)``, ``s_k`` the ``k``-th of
-    :func:`~riskmath.sim.simulation.game_seeds` ``(seed, n_games)``, so the
+    :func:`~riskmath.sim.game_seeds` ``(seed, n_games)``, so the
     state's own generator (its future dice and cards) is never used: two
     copies of a position with different generators give the same table.
-    The games run as in :func:`~riskmath.sim.simulation.simulate`
+    The games run as in :func:`~riskmath.simulate`
     (``start=state``), so the table is the same whether they run in one
     process, in ``n_jobs`` processes or on an ``executor``.
 
@@ -97,7 +97,7 @@ def win_probabilities(
         the same seed to compare two positions (common random numbers: the
         comparison is sharper than the two intervals suggest).
     n_jobs : int, default 1
-        Worker processes, as in :func:`~riskmath.sim.simulation.simulate`
+        Worker processes, as in :func:`~riskmath.simulate`
         (-1: one per CPU).
     executor : concurrent.futures.Executor, optional
         Run the games there instead (e.g. a Dask client's ``get_executor()``).
@@ -105,7 +105,7 @@ def win_probabilities(
         At most this many more player-turns from ``state`` (the cap is
         ``state.turn + max_turns``); games still running then are draws.  By
         default the game's own cap (``Game(max_turns=...)`` or
-        ``Rules.turn_cap``), or :data:`DEFAULT_MORE_TURNS` more player-turns
+        ``Rules.turn_cap``), or :data:`~riskmath.sim.rollouts.DEFAULT_MORE_TURNS` more player-turns
         when the game has none, so that no game runs for ever.
     progress : bool, default False
         A progress bar on stderr (needs tqdm).
@@ -127,7 +127,7 @@ def win_probabilities(
     StateError
         For an inconsistent ``state`` (``GameState.problems``).
     AgentError
-        If an agent fails, as in :func:`~riskmath.sim.simulation.simulate`.
+        If an agent fails, as in :func:`~riskmath.simulate`.
 
     Examples
     --------
