@@ -149,25 +149,68 @@ def test_the_turn_cap_bounds_the_turn():
 
 @st.composite
 def boards(draw):
+    """A random board: 2 to 6 players (or 2 and the 1993 neutral), owners, armies, hands, whose turn and which turn."""
     players = draw(st.integers(2, 6))
-    game = rm.Game(players, rm.Rules(two_player="none"))
-    owners = draw(st.lists(st.integers(0, players - 1), min_size=len(NAMES), max_size=len(NAMES)))
-    alive = sorted(set(owners))
-    if len(alive) < 2:
-        owners[0] = (owners[0] + 1) % players
-        alive = sorted(set(owners))
+    rules = rm.Rules(two_player=draw(st.sampled_from(["none", "neutral_1993"]))) if players == 2 else rm.Rules()
+    game = rm.Game(players, rules)
+    owners = draw(st.lists(st.integers(0, game.owners - 1), min_size=len(NAMES), max_size=len(NAMES)))
+    alive = sorted({o for o in owners if o < players})
+    for k in range(2 - len(alive)):  # at least two players hold territory
+        owners[k] = next(p for p in range(players) if p not in alive)
+        alive = sorted({o for o in owners if o < players})
     armies = draw(st.lists(st.integers(1, 40), min_size=len(NAMES), max_size=len(NAMES)))
+    cards = draw(st.permutations([*NAMES, "wild", "wild"]))
+    hands, used = {}, 0
+    for player in alive:
+        size = draw(st.integers(0, 5))
+        hands[player] = list(cards[used : used + size])
+        used += size
     current = draw(st.sampled_from(alive))
-    hand = draw(st.lists(st.sampled_from(NAMES), max_size=4, unique=True))
-    return game, dict(zip(NAMES, owners, strict=True)), dict(zip(NAMES, armies, strict=True)), current, hand
+    turn = draw(st.integers(1, 500))
+    return game, dict(zip(NAMES, owners, strict=True)), dict(zip(NAMES, armies, strict=True)), current, hands, turn
 
 
 @given(boards(), st.integers(0, 10))
 def test_random_positions_are_sound_round_trip_and_can_move(board, sets_traded):
-    game, owners, armies, current, hand = board
-    state = game.position(owners, armies, current_player=current, cards={current: hand}, sets_traded=sets_traded)
+    game, owners, armies, current, hands, turn = board
+    state = game.position(owners, armies, current_player=current, cards=hands, sets_traded=sets_traded, turn=turn)
     assert state.problems() == []
     assert rm.GameState.from_json(state.to_json()) == state
     assert state.current_player == current
+    assert state.turn == turn
+    assert state.phase is Phase.REINFORCE
     assert any(count > 0 for count, _ in enumerate_actions(game, state.position))
     assert len(state.legal_actions()) > 0
+    held = sum(len(hand) for hand in hands.values())
+    assert state.deck_size + held == len(game.full_deck)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_same_fields_as_the_engine_at_the_start_of_a_played_turn(seed):
+    from riskmath.agents import AggressiveAgent, RandomAgent
+
+    game = rm.Game(3, max_turns=200)
+    record = rm.play(game, [AggressiveAgent(), RandomAgent(), AggressiveAgent()], seed=seed)
+    state, starts = game.new_initial_state(seed, auto_chance=True), []
+    for action in record.actions:
+        at_start = state.phase is Phase.REINFORCE and state.pool == state.reinforcements(state.current_player)
+        if at_start and (not starts or starts[-1].turn != state.turn):
+            starts.append(state)
+        state = state.apply(action)
+    assert len(starts) > 10
+    for engine in starts[1:]:
+        pos = engine.position
+        names = game.board.territories
+        built = game.position(
+            dict(zip(names, pos.owner, strict=True)),
+            dict(zip(names, pos.armies, strict=True)),
+            current_player=pos.player,
+            cards=dict(enumerate(pos.hands)),
+            sets_traded=pos.sets_traded,
+            turn=pos.turn,
+            killed_by={p: k for p, k in enumerate(pos.killed_by) if k >= 0},
+        ).position
+        for field in ("phase", "player", "turn", "owner", "armies", "hands", "sets_traded", "pool", "alive",
+                      "killed_by", "captured", "bonus_taken", "pending", "occupy", "trade_down", "moved"):  # fmt: skip
+            assert getattr(built, field) == getattr(pos, field), (field, engine)
+        assert sorted(built.deck) == sorted(pos.deck + pos.discard)

@@ -176,3 +176,13 @@ def test_one_agent_means_a_copy_in_every_seat():
     assert rm.win_probabilities(state, agent, 4, seed=1).equals(
         rm.win_probabilities(state, [AggressiveAgent() for _ in range(3)], 4, seed=1)
     )
+
+
+def test_a_drawn_final_state_stays_a_draw_whatever_the_cap():
+    short = rm.Game(3, max_turns=6)
+    final = play(short, AGENTS, seed=1).final
+    assert final.draw
+    table = rm.win_probabilities(final, AGENTS, 3, max_turns=50)
+    assert table.attrs["draw"] == 1.0
+    assert (table["win"] == 0).all()
+    assert simulate(rm.Game(3, max_turns=3), AGENTS, 2, start=final)["draw"].all()

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-import riskmath.game.serialize as serialize
 from riskmath._validation import SIZE_CAP, check_cost, check_int, shown
 from riskmath.agents import Agent
 from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, StateError
@@ -232,11 +231,11 @@ def _check_start(game: Game, start: object) -> Position | None:
             differences.append(f"defender_decides is {other.defender_decides}, not {game.defender_decides}")
         if differences:
             raise InvalidArgumentError(("start is a state of another kind of game: " + "; ".join(differences))[:600])
-    if game.max_turns is not None and start.turn > game.max_turns:
+    if game.max_turns is not None and start.turn > game.max_turns and not start.is_terminal():
         raise InvalidArgumentError(
             f"start is at player-turn {start.turn}, past the turn cap of {game.max_turns} (raise max_turns)"
         )
-    found = serialize.problems(game, start.position)
+    found = start.problems()  # against its own game: a draw stays a draw whatever the cap now
     if found:
         raise StateError(("start is not a consistent state: " + "; ".join(found))[:600])
     return start.position
