@@ -103,7 +103,8 @@ def test_simulate_rows_are_play_records_from_the_reseeded_state():
         for seat in range(3):
             assert row[f"territories_{seat}"] == len(record.final.territories_of(seat))
         # the record replays, checked, from the reseeded state
-        replayed = state.reseeded(seed)
+        assert record.start is state
+        replayed = record.start.reseeded(seed)
         replayed = rm.GameState(GAME, replayed.position, auto_chance=True)
         for action in record.actions:
             replayed = replayed.apply(action)

@@ -54,6 +54,11 @@ __all__ = ["GameRecord", "game_seeds", "play", "simulate"]
 class GameRecord:
     """One played game: replay it with ``game.replay(record.actions, record.seed, auto_chance=True)``.
 
+    A game played on from a state (``play(..., start=state)``) replays by
+    applying ``record.actions``, with ``auto_chance`` on, to
+    ``record.start.reseeded(record.seed)`` (its chance node first resolved
+    from the generator, if it is one).
+
     Attributes
     ----------
     seed : int
@@ -65,6 +70,8 @@ class GameRecord:
     snapshots : list of dict
         At the start of every player-turn: ``turn``, ``player`` and, per
         owner, territories, armies and cards.
+    start : GameState or None
+        The state the game was played on from, or None for a new game.
 
     Examples
     --------
@@ -90,6 +97,7 @@ class GameRecord:
     actions: list[Any]
     final: GameState
     snapshots: list[dict[str, Any]] = field(default_factory=list)
+    start: GameState | None = None
 
     def __repr__(self) -> str:
         """Short: the game's seed, outcome and length (the fields hold the full record)."""
@@ -203,7 +211,7 @@ def play(
     final, actions, snapshots = run_game(
         game, agents, seed, _agent_rngs(seed, game.players), keep_actions=True, snapshot=snapshot, start=begin
     )
-    return GameRecord(seed, actions, final, snapshots)
+    return GameRecord(seed, actions, final, snapshots, start)
 
 
 def _check_start(game: Game, start: object) -> Position | None:
