@@ -24,7 +24,7 @@ from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK
 from riskmath.game.missions import missions_for
 from riskmath.game.position import Position
-from riskmath.game.serialize import problems
+from riskmath.game.serialize import BIG, problems
 from riskmath.game.transitions import start_turn_at
 
 if TYPE_CHECKING:
@@ -123,9 +123,8 @@ def _hands(game: Game, cards: object, headquarters: set[str]) -> list[list[str]]
     deck = Counter(game.full_deck)
     for key, hand in cards.items():
         player = _player(game, key, "a key of cards")
-        if isinstance(hand, str) or not (is_sequence(hand) or isinstance(hand, Iterable)):
+        if not is_sequence(hand):
             raise InvalidArgumentError(f"cards[{player}] must be a list of card names, got {shown(hand)}")
-        hand = list(hand)
         if len(hand) > len(game.full_deck):
             raise InvalidArgumentError(f"cards[{player}] holds {len(hand)} cards; the deck has {len(game.full_deck)}")
         for card in hand:
@@ -227,11 +226,8 @@ def build_position(
         )
     if not alive[player]:
         raise InvalidArgumentError(f"current_player {player} holds no territory: that player is eliminated")
-    sets = check_int("sets_traded", sets_traded, minimum=0)
-    if game.max_turns is None:
-        turn = check_int("turn", turn, minimum=1)
-    else:
-        turn = check_int("turn", turn, minimum=1, maximum=game.max_turns)
+    sets = check_int("sets_traded", sets_traded, minimum=0, maximum=BIG)
+    turn = check_int("turn", turn, minimum=1, maximum=BIG if game.max_turns is None else game.max_turns)
     rng = secrets.randbits(64) if seed is None else check_int("seed", seed, minimum=-(1 << 63)) & MASK
     chosen_missions = _missions(game, missions)
     chosen_capitals = _capitals(game, capitals)
