@@ -187,3 +187,13 @@ def test_a_drawn_final_state_stays_a_draw_whatever_the_cap():
     assert table.attrs["draw"] == 1.0
     assert (table["win"] == 0).all()
     assert simulate(rm.Game(3, max_turns=3), AGENTS, 2, start=final)["draw"].all()
+
+
+def test_an_inconsistent_start_is_refused_naming_the_problem():
+    state = won_position()
+    broken = state.position.copy()
+    broken.armies[NAMES.index("Peru")] = 0
+    with pytest.raises(rm.StateError, match="Peru is held with 0 armies"):
+        simulate(GAME, AGENTS, 1, start=rm.GameState(GAME, broken))
+    with pytest.raises(rm.StateError, match="Peru is held with 0 armies"):
+        rm.win_probabilities(rm.GameState(GAME, broken), "random", 1)
