@@ -219,3 +219,27 @@ def test_the_same_fields_as_the_engine_at_the_start_of_a_played_turn(seed):
                       "killed_by", "captured", "bonus_taken", "pending", "occupy", "trade_down", "moved"):  # fmt: skip
             assert getattr(built, field) == getattr(pos, field), (field, engine)
         assert sorted(built.deck) == sorted(pos.deck + pos.discard)
+
+
+@pytest.mark.parametrize("preset", rm.Rules.presets())
+def test_every_rules_preset_builds_sound_positions_that_play_on(preset):
+    import random
+
+    from riskmath.game.missions import missions_for
+
+    rules = rm.Rules.preset(preset)
+    game = rm.Game(3, rules)
+    names, rng = game.board.territories, random.Random(preset)
+    headquarters = {p: names[10 + p] for p in range(3)} if rules.capital != "none" else None
+    for _ in range(10):
+        owners = {name: rng.randrange(3) for name in names} | {names[0]: 0, names[1]: 1}
+        armies = {name: rng.randint(1, 12) for name in names}
+        missions = dict(enumerate(rng.sample(missions_for(rules.missions, 3), 3))) if rules.missions != "none" else None
+        deck = [card for card in game.full_deck if headquarters is None or card not in headquarters.values()]
+        hand = rng.sample(deck, 4)
+        state = game.position(owners, armies, cards={0: hand}, missions=missions, capitals=headquarters, seed=1)
+        assert state.problems() == []
+        assert state.is_terminal() or len(state.legal_actions()) > 0
+        assert rm.GameState.from_json(state.to_json()) == state
+    table = rm.win_probabilities(state, "random", 2, max_turns=6)
+    assert table["win"].sum() + table.attrs["draw"] == pytest.approx(1.0)
