@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, product
 from types import MappingProxyType
 from typing import Any
 
@@ -85,7 +85,7 @@ from riskmath.game.actions import (
     RollOutcome,
     TradeCards,
 )
-from riskmath.game.cards import WILD, is_set
+from riskmath.game.cards import WILD
 from riskmath.game.chance import is_chance
 from riskmath.game.legality import check_action, legal_ranges
 from riskmath.game.missions import missions_for
@@ -654,6 +654,8 @@ class ActionCodec:
         if name == "battle":
             return BattleOutcome(*divmod(k, BATTLE_DEFENDERS + 1))
         lost_a, lost_d = divmod(k, self._defend + 1)
+        if isinstance(node, GameState) and node.position.phase is Phase.BLITZ:
+            node = self._battle_start(state) or node  # a big blitz: this roll is its first piece
         if not isinstance(node, BattleChance):
             return RollOutcome(lost_a, lost_d)
         a, d = node.attackers - lost_a, node.defenders - lost_d
@@ -671,11 +673,18 @@ def _blocks(sizes: list[tuple[str, int]]) -> Mapping[str, slice]:
 
 
 def _deck_sets(game: Game) -> list[tuple[str, ...]]:
-    """Every set the whole deck can form, as sorted tuples of card names (multisets), in a fixed order."""
+    """Every set the whole deck can form, as tuples of card names (multisets) in territory order, wilds last.
+
+    Three of a symbol, one of each symbol, any two territory cards with a wild, one with two wilds, three wilds.
+    """
     names = list(game.board.territories)
     wilds = game.full_deck.count(WILD)
-    cards = game.cards
-    found = [trio for trio in combinations(names, 3) if is_set([cards[c] for c in trio])]
+    groups: dict[Any, list[str]] = {}
+    for name in names:
+        groups.setdefault(game.cards[name].symbol, []).append(name)
+    found = [trio for group in groups.values() for trio in combinations(group, 3)]
+    if len(groups) >= 3:
+        found += [trio for symbols in combinations(groups.values(), 3) for trio in product(*symbols)]
     if wilds:
         found += [(*pair, WILD) for pair in combinations(names, 2)]
     if wilds >= 2:
@@ -684,7 +693,7 @@ def _deck_sets(game: Game) -> list[tuple[str, ...]]:
         found.append((WILD, WILD, WILD))
     order = {name: k for k, name in enumerate(names)}
     order[WILD] = len(names)
-    return [tuple(sorted(trio, key=order.__getitem__)) for trio in found]
+    return sorted(tuple(sorted(trio, key=order.__getitem__)) for trio in found)
 
 
 def _trade_key(codec: ActionCodec, cards: Any) -> tuple[str, ...]:
