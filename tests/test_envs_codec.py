@@ -415,6 +415,12 @@ def test_errors():
         codec.play(build(game, phase="reinforce", pool=5), [0])
     with pytest.raises(IllegalActionError, match="go on after"):
         codec.play(state, [0, 0])
+    rolling = build(game, phase="attack", armies={"Alaska": 9, "Kamchatka": 5}, owner={"Alaska": 0, "Kamchatka": 1})
+    rolling = rolling.apply(rm.Attack("Alaska", "Kamchatka", 3))
+    with pytest.raises(IllegalActionError, match="not a possible outcome"):
+        codec.encode_outcome(rolling, rm.RollOutcome(0, 0))  # three dice against two lose two armies in all
+    with pytest.raises(IllegalActionError, match="no outcome id"):
+        codec.encode_outcome(rolling, rm.FirstPlayer(0))
     assert codec.mask(game.new_initial_state(seed=1)).sum() == 0  # a chance node has no legal action
     assert codec.chance_outcomes(state) == []
 

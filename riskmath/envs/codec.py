@@ -563,7 +563,12 @@ class ActionCodec:
             piece = self._battle_start(state)
             if piece is not None:
                 return self._battle_outcomes(piece)
-        return [(self.encode_outcome(state, outcome), float(p)) for outcome, p in state.chance_outcomes()]
+        layout, pairs = self.chance_layout, []
+        for outcome, p in state.chance_outcomes():
+            found = self._outcome_id(state, outcome)
+            assert found is not None, outcome  # every outcome of a node within the bounds has an id
+            pairs.append((layout[found[0]].start + found[1], float(p)))
+        return pairs
 
     def _battle_start(self, state: GameState) -> BattleChance | None:
         """The first piece of a blitz too big for one outcome; None for one within the bounds."""
@@ -597,7 +602,10 @@ class ActionCodec:
         if found is None:
             raise IllegalActionError(f"{outcome!r} has no outcome id at {state!r}")
         start: int = self.chance_layout[found[0]].start
-        return start + found[1]
+        index = start + found[1]
+        if all(index != possible for possible, _ in self.chance_outcomes(state)):
+            raise IllegalActionError(f"{outcome!r} is not a possible outcome at {state!r}")
+        return index
 
     def _outcome_id(self, state: GameState, outcome: Any) -> tuple[str, int] | None:
         """The block and place of an outcome's id at ``state``, or None."""

@@ -49,11 +49,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 import numpy as np
 
 from riskmath._validation import shown
+from riskmath.envs.codec import BattleChance, CountChoice
 from riskmath.errors import CardError, InvalidArgumentError
 from riskmath.game import Game, GameState
 from riskmath.game.cards import WILD
@@ -132,13 +132,13 @@ def information_state_layout(game: Game | GameState) -> Mapping[str, slice]:
     return _layout(_game_of(game), True)
 
 
-def _unwrap(node: object, player: object) -> tuple[GameState, Any, int]:
+def _unwrap(node: object, player: object) -> tuple[GameState, CountChoice | None, int]:
     choice = None
     state = node
-    if not isinstance(node, GameState) and hasattr(node, "state") and hasattr(node, "chosen"):
-        choice, state = node, node.state  # a CountChoice (duck-typed: codec imports this module's layer mates)
-    elif not isinstance(node, GameState) and hasattr(node, "state") and hasattr(node, "attackers"):
-        state = node.state  # a BattleChance: what the players see is the state before the battle's end
+    if isinstance(node, CountChoice):
+        choice, state = node, node.state
+    elif isinstance(node, BattleChance):
+        state = node.state  # what the players see of a blitz in pieces: the state before its end
     if not isinstance(state, GameState):
         raise InvalidArgumentError(f"expected a GameState (or a CountChoice), got {shown(node)}")
     players = state.game.players
@@ -184,7 +184,7 @@ def information_state(state: GameState, player: int) -> np.ndarray:
     return _vector(state, choice, player, information=True)
 
 
-def _vector(state: GameState, choice: Any, player: int, *, information: bool) -> np.ndarray:
+def _vector(state: GameState, choice: CountChoice | None, player: int, *, information: bool) -> np.ndarray:
     game, pos = state.game, state.position
     layout = _layout(game, information)
     n, players = len(game.board), game.players
