@@ -59,7 +59,7 @@ outcomes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations, product
 from types import MappingProxyType
 from typing import Any
@@ -155,15 +155,18 @@ class BattleChance:
         The ``BLITZ`` chance node the battle belongs to (unchanged by the pieces).
     attackers, defenders : int
         The armies able to attack and the defenders left so far.
+    stop_at : int
+        The blitz's ``stop_at``: it ends once ``attackers <= stop_at``.
     """
 
     state: GameState
     attackers: int
     defenders: int
-    stop_at: int = field(default=0)
+    stop_at: int = 0
 
     @property
     def current_player(self) -> int:
+        """Chance (-1): the state's player id at its ``BLITZ`` node."""
         return self.state.current_player
 
 
@@ -330,7 +333,7 @@ class ActionCodec:
         return mask, counts, trades
 
     def mask(self, node: GameState | CountChoice) -> np.ndarray:
-        """The legal ids at a decision node: a bool array of length :attr:`num_actions` (a new array).
+        """The legal ids at a decision node: a bool array of length ``num_actions`` (a new array).
 
         All false at chance and terminal nodes.  At a :class:`CountChoice`
         only count steps are legal.
@@ -543,7 +546,7 @@ class ActionCodec:
     def chance_outcomes(self, node: GameState | BattleChance) -> list[tuple[int, float]]:
         """``[(outcome id, probability), ...]`` at a chance node (a state or a :class:`BattleChance`).
 
-        At most :attr:`num_chance_outcomes` pairs; empty at decision and terminal nodes.
+        At most ``num_chance_outcomes`` pairs; empty at decision and terminal nodes.
 
         Examples
         --------

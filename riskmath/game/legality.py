@@ -360,10 +360,10 @@ Run = tuple[int, Callable[[int], Any]]
 Range = tuple[Any, ...]
 
 
-def legal_ranges(game: Game, pos: Position) -> list[Range]:
+def legal_ranges(game: Game, pos: Position) -> list[tuple[Any, ...]]:
     """The legal actions of decision node ``pos`` as ranges, without listing them (empty at chance nodes).
 
-    The same actions as :func:`enumerate_actions`, territories as ids, counts as inclusive ranges:
+    The same actions as ``enumerate_actions``, territories as ids, counts as inclusive ranges:
 
     * ``("place", territory, low, high)``: ``PlaceArmies`` of ``low..high`` armies (a claim: ``1, 1``);
     * ``("trade", [TradeCards, ...])``: the distinct sets in the hand;
@@ -380,7 +380,7 @@ def legal_ranges(game: Game, pos: Position) -> list[Range]:
     >>> legal_ranges(state.game, state.position)[:2]
     [('place', 0, 1, 1), ('place', 1, 1, 1)]
     """
-    ranges: list[Range] = []
+    ranges: list[tuple[Any, ...]] = []
     enumerate_actions(game, pos, ranges)
     return ranges
 
