@@ -47,6 +47,7 @@ records the steps to build.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -69,6 +70,8 @@ __all__ = [
 ]
 
 _PHASES = tuple(Phase)
+_PHASE_INDEX = {phase: k for k, phase in enumerate(_PHASES)}
+_BATTLE_PHASES = (Phase.DEFEND, Phase.ROLL, Phase.BLITZ)
 _CHOICE_KINDS = ("place", "blitz", "fortify", "occupy")
 
 
@@ -184,68 +187,76 @@ def information_state(state: GameState, player: int) -> np.ndarray:
     return _vector(state, choice, player, information=True)
 
 
+@functools.lru_cache(maxsize=64)
+def _offsets(game: Game, information: bool) -> tuple[int, ...]:
+    """The start of every section and the length, as plain ints (read on every call of :func:`_vector`)."""
+    layout = _layout(game, information)
+    return (*(block.start for block in layout.values()), max(block.stop for block in layout.values()))
+
+
+@functools.lru_cache(maxsize=256)
+def _channels(owners: int, players: int, player: int) -> tuple[int, ...]:
+    """The owner section's channel of each owner id seen by ``player``: relative players, then neutrals."""
+    return tuple((o - player) % players if o < players else players for o in range(owners))
+
+
 def _vector(state: GameState, choice: CountChoice | None, player: int, *, information: bool) -> np.ndarray:
     game, pos = state.game, state.position
-    layout = _layout(game, information)
     n, players = len(game.board), game.players
-    out = np.zeros(max(block.stop for block in layout.values()), dtype=np.float32)
-    owner = np.asarray(pos.owner, dtype=np.int64)
+    offsets = _offsets(game, information)  # the sections' starts in layout order, then the length
+    owner_at, armies_at, hand_at, sizes_at = offsets[:4]
+    battle_at, mission_at, capitals_at, moved_at, choice_at = offsets[9:14]
+    out = np.zeros(offsets[-1], dtype=np.float32)
     # owner one-hot: relative players, then one channel for every neutral
-    channel = np.where(owner >= players, players, (owner - player) % players)
-    owned = np.flatnonzero(owner >= 0)
-    block = out[layout["owner"]].reshape(n, players + 1)
-    block[owned, channel[owned]] = 1.0
-    out[layout["armies"]] = np.log1p(np.asarray(pos.armies, dtype=np.float64))
+    channel = _channels(game.owners, players, player)
+    width = players + 1
+    out[[owner_at + t * width + channel[o] for t, o in enumerate(pos.owner) if o >= 0]] = 1.0
+    out[armies_at : armies_at + n] = np.log1p(pos.armies)
     index = game.index
-    hand = out[layout["hand"]]
     for card in pos.hands[player]:
-        hand[n if card == WILD else index[card]] += 1.0
-    relative = [(player + k) % players for k in range(players)]
-    out[layout["hand_sizes"]] = [len(pos.hands[q]) for q in relative]
-    out[layout["alive"]] = [float(pos.alive[q]) for q in relative]
-    out[layout["cards"]] = [pos.sets_traded, _next_set_value(game, pos.sets_traded), len(pos.deck)]
-    out[layout["phase"].start + _PHASES.index(pos.phase)] = 1.0
+        out[hand_at + (n if card == WILD else index[card])] += 1.0
+    # hand sizes, alive, cards, phase, player and turn are contiguous: one list, one assignment
+    hands, alive = pos.hands, pos.alive
+    small = [float(len(hands[(player + k) % players])) for k in range(players)]
+    small += [float(alive[(player + k) % players]) for k in range(players)]
+    small += [pos.sets_traded, _next_set_value(game, pos.sets_traded), len(pos.deck)]
+    phase = [0.0] * len(_PHASES)
+    phase[_PHASE_INDEX[pos.phase]] = 1.0
+    who = [0.0] * (players + 2)
     mover = state.current_player
-    who = layout["player"]
-    if 0 <= mover < players:
-        out[who.start + (mover - player) % players] = 1.0
-    else:
-        out[who.stop - (1 if state.is_terminal() else 2)] = 1.0
-    out[layout["turn"]] = [pos.turn, np.log1p(pos.pool), float(pos.captured), float(pos.trade_down)]
-    battle = layout["battle"].start
-    if pos.pending is not None and pos.phase in (Phase.DEFEND, Phase.ROLL, Phase.BLITZ):
+    who[(mover - player) % players if mover >= 0 else players + (1 if pos.phase is Phase.GAME_OVER else 0)] = 1.0
+    small += phase + who + [pos.turn, math.log1p(pos.pool), float(pos.captured), float(pos.trade_down)]
+    out[sizes_at : sizes_at + len(small)] = small
+    if pos.pending is not None and pos.phase in _BATTLE_PHASES:
         kind, source, target, dice, _, defense = pos.pending
-        out[battle + source] = out[battle + n + target] = 1.0
-        out[battle + 2 * n + (0 if kind == "attack" else 1)] = 1.0
-        out[battle + 2 * n + 3] = dice
-        out[battle + 2 * n + 4] = defense or 0
+        out[battle_at + source] = out[battle_at + n + target] = 1.0
+        out[battle_at + 2 * n + (0 if kind == "attack" else 1)] = 1.0
+        out[battle_at + 2 * n + 3] = dice
+        out[battle_at + 2 * n + 4] = defense or 0
     elif pos.occupy is not None and pos.phase is Phase.OCCUPY:
         source, target, least = pos.occupy
-        out[battle + source] = out[battle + n + target] = 1.0
-        out[battle + 2 * n + 2] = 1.0
-        out[battle + 2 * n + 3] = least
-    missions = _missions(game)
-    if player < len(pos.missions) and len(pos.missions) == players and pos.missions[player] in missions:
-        out[layout["mission"].start + missions.index(pos.missions[player])] = 1.0
+        out[battle_at + source] = out[battle_at + n + target] = 1.0
+        out[battle_at + 2 * n + 2] = 1.0
+        out[battle_at + 2 * n + 3] = least
+    if pos.missions and len(pos.missions) == players:  # once all are dealt: indexed by player
+        missions = _missions(game)
+        if pos.missions[player] in missions:
+            out[mission_at + missions.index(pos.missions[player])] = 1.0
     if len(pos.capitals) == players:  # chosen by all: indexed by player
-        capitals = out[layout["capitals"]].reshape(n, players)
         for q, t in enumerate(pos.capitals):
-            capitals[t, (q - player) % players] = 1.0
-    moved = out[layout["moved"]]
+            out[capitals_at + t * players + (q - player) % players] = 1.0
     for t in pos.moved:
-        moved[t] = 1.0
+        out[moved_at + t] = 1.0
     if choice is not None:
-        start = layout["choice"].start
-        out[start + _CHOICE_KINDS.index(choice.kind)] = 1.0
+        out[choice_at + _CHOICE_KINDS.index(choice.kind)] = 1.0
         if choice.source >= 0:
-            out[start + 4 + choice.source] = 1.0
+            out[choice_at + 4 + choice.source] = 1.0
         if choice.target >= 0:
-            out[start + 4 + n + choice.target] = 1.0
-        out[start + 4 + 2 * n : start + 7 + 2 * n] = np.log1p([choice.chosen, choice.low, choice.high])
+            out[choice_at + 4 + n + choice.target] = 1.0
+        out[choice_at + 4 + 2 * n : choice_at + 7 + 2 * n] = np.log1p([choice.chosen, choice.low, choice.high])
     if information:
-        discard = out[layout["discard"]]
         for card in pos.discard:
-            discard[n if card == WILD else index[card]] += 1.0
+            out[offsets[14] + (n if card == WILD else index[card])] += 1.0
     return out
 
 
