@@ -457,3 +457,27 @@ def test_every_id_in_a_two_player_attack():
     game = rm.Game(2)
     state = play_until(game.new_initial_state(seed=0), lambda s: s.phase is rm.Phase.ATTACK, random.Random(0))
     check_mask(ActionCodec(game), state, every_id=True)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_masked_random_play_takes_only_legal_actions(preset):
+    # Every id the mask allows, in every phase (defenders choosing dice too), decodes to an action that
+    # apply() accepts after checking it; and its steps encode back to the ids taken.
+    players = 2 if preset in ("us_1993", "euro_2003") else 3
+    game = rm.Game(players, rm.Rules.preset(preset), defender_decides=True, max_turns=5)
+    codec = ActionCodec(game)
+    rng = np.random.default_rng(len(preset))
+    state = game.new_initial_state(seed=len(preset), auto_chance=True)
+    phases = set()
+    while not state.is_terminal():
+        node: object = state
+        taken = []
+        while node is state or isinstance(node, CountChoice):
+            legal = np.flatnonzero(codec.mask(node))  # type: ignore[arg-type]
+            taken.append(int(rng.choice(legal)))
+            node = codec.decode(node, taken[-1])  # type: ignore[arg-type]
+        assert codec.play(state, codec.steps(state, node)) == node
+        assert codec.play(state, taken) == node
+        phases.add(state.phase)
+        state = state.apply(node)  # checked
+    assert {rm.Phase.ATTACK, rm.Phase.DEFEND} <= phases
