@@ -135,6 +135,7 @@ def test_classic_sizes():
         "mission": 0,
         "setup_place": 42,
         "roll": 12,
+        "rolls": 33,  # 0..32 attacker losses in 16 rolls of 3 dice against 2
         "battle": (BATTLE_ATTACKERS + 1) * (BATTLE_DEFENDERS + 1),
     }
 
@@ -367,13 +368,46 @@ def test_a_big_blitz_in_pieces_has_the_battle_distribution():
     assert abs(mean_left - exact.expected_attackers_left) < 4.5 * std / samples**0.5
 
 
+def test_a_blitz_in_blocks_of_rolls_has_the_battle_distribution():
+    game = rm.Game(3)
+    codec = ActionCodec(game)
+    owners = {"Alaska": 0, "Kamchatka": 1}
+    state = build(game, phase="attack", armies={"Alaska": 121, "Kamchatka": 100}, owner=owners)
+    state = state.apply(rm.Blitz("Alaska", "Kamchatka"))
+    first = {index for index, _ in codec.chance_outcomes(state)}
+    assert first == set(range(codec.chance_layout["rolls"].start, codec.chance_layout["rolls"].stop))
+    rng = np.random.default_rng(7)
+    samples = 1500
+    ends = [resolve_in_pieces(codec, state, rng) for _ in range(samples)]
+    exact = rm.battle(120, 100)
+    wins = sum(end.defenders_left == 0 for end in ends) / samples
+    se = (exact.win_probability * (1 - exact.win_probability) / samples) ** 0.5
+    assert abs(wins - exact.win_probability) < 4.5 * se + 1e-9  # 4.5 standard errors, fixed seed
+    mean_left = np.mean([end.defenders_left for end in ends])
+    assert abs(mean_left - exact.expected_defenders_left) < 4.5 * exact.std_defender_losses / samples**0.5
+
+
+def test_a_block_of_rolls_has_the_exact_loss_distribution():
+    # 16 independent rolls of 3 dice against 2: the attacker loses 0, 1 or 2 a roll with 2890/7776, 2611/7776 and
+    # 2275/7776 (the 1993 odds, [R1]); the block's distribution is their 16-fold convolution.
+    codec = ActionCodec(rm.Game(3))
+    block = np.array(codec._block)
+    one = np.array([2890, 2611, 2275]) / 7776
+    expected = np.array([1.0])
+    for _ in range(16):
+        expected = np.convolve(expected, one)
+    assert np.allclose(block, expected, rtol=1e-12, atol=0)
+    assert block @ np.arange(33) == pytest.approx(16 * (one @ np.arange(3)), rel=1e-12)
+
+
 def test_a_huge_blitz_needs_no_big_table():
     game = rm.Game(3)
     codec = ActionCodec(game)
     owners = {"Alaska": 0, "Kamchatka": 1}
-    state = build(game, phase="attack", armies={"Alaska": 801, "Kamchatka": 800}, owner=owners)
+    # 3000 v 3000: 4,931 outcomes as one chance node (issue 13); in pieces of at most 33.
+    state = build(game, phase="attack", armies={"Alaska": 3001, "Kamchatka": 3000}, owner=owners)
     state = state.apply(rm.Blitz("Alaska", "Kamchatka"))
-    assert len(codec.chance_outcomes(state)) == 3  # one roll of 3 dice against 2
+    assert len(codec.chance_outcomes(state)) == 33  # a block of 16 rolls of 3 dice against 2
     end = resolve_in_pieces(codec, state, np.random.default_rng(0))
     assert end.attackers_left == 0 or end.defenders_left == 0
     state.apply(end)

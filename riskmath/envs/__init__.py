@@ -25,7 +25,15 @@ A random masked agent through the codec:
 <GameState turn 4, GAME_OVER, a draw>
 """
 
-from riskmath.envs.codec import BATTLE_ATTACKERS, BATTLE_DEFENDERS, COUNT_BITS, ActionCodec, BattleChance, CountChoice
+from riskmath.envs.codec import (
+    BATTLE_ATTACKERS,
+    BATTLE_DEFENDERS,
+    BLOCK_ROLLS,
+    COUNT_BITS,
+    ActionCodec,
+    BattleChance,
+    CountChoice,
+)
 from riskmath.envs.observations import (
     information_state,
     information_state_layout,
@@ -37,6 +45,7 @@ from riskmath.envs.observations import (
 __all__ = [
     "BATTLE_ATTACKERS",
     "BATTLE_DEFENDERS",
+    "BLOCK_ROLLS",
     "COUNT_BITS",
     "ActionCodec",
     "BattleChance",

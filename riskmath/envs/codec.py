@@ -49,8 +49,10 @@ roll's losses (attacker, defender), and a blitz's end ``(attackers left,
 defenders left)`` for blitzes of at most :data:`BATTLE_ATTACKERS` armies
 able to attack and :data:`BATTLE_DEFENDERS` defenders.  A bigger blitz is
 resolved in bounded pieces: a :class:`BattleChance` node whose outcomes are
-single rolls of the most dice (roll ids), until both sides are within those
-bounds; then one outcome from the whole-battle table ends it.  The pieces
+the attacker's losses in :data:`BLOCK_ROLLS` rolls of the most dice (while
+both sides stay clear of fewer dice and of ``stop_at`` throughout), else
+single rolls (roll ids), until both sides are within those bounds; then one
+outcome from the whole-battle table ends it.  The pieces
 compose to exactly the battle's distribution (the battle is a Markov chain
 of such rolls), and no node ever has more than ``num_chance_outcomes``
 outcomes.
@@ -58,8 +60,10 @@ outcomes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations, product
 from types import MappingProxyType
 from typing import Any
@@ -90,14 +94,25 @@ from riskmath.game.chance import is_chance
 from riskmath.game.legality import check_action, legal_ranges
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
+from riskmath.odds.dice import CombatRules
 
-__all__ = ["BATTLE_ATTACKERS", "BATTLE_DEFENDERS", "COUNT_BITS", "ActionCodec", "BattleChance", "CountChoice"]
+__all__ = [
+    "BATTLE_ATTACKERS",
+    "BATTLE_DEFENDERS",
+    "BLOCK_ROLLS",
+    "COUNT_BITS",
+    "ActionCodec",
+    "BattleChance",
+    "CountChoice",
+]
 
 #: The "add ``2**i``" steps of a count, ``i < COUNT_BITS``; larger counts repeat the largest step.
 COUNT_BITS = 32
 #: The largest blitz (armies able to attack, defenders) whose end is one chance outcome; bigger ones go in pieces.
 BATTLE_ATTACKERS = 64
 BATTLE_DEFENDERS = 16
+#: Rolls taken as one piece of a big blitz while both sides are far from the edges.
+BLOCK_ROLLS = 16
 
 _COUNT_KINDS = ("place", "blitz", "fortify", "occupy")
 
@@ -219,6 +234,8 @@ class ActionCodec:
             self._pair[s, t] = f
         self._dice = rules.combat.attacker_max_dice
         self._defend = rules.combat.defender_max_dice
+        self._block = _block_losses(rules.combat)  # the attacker's losses in BLOCK_ROLLS rolls of the most dice
+        self._block_span = len(self._block) - 1
         self._trades = _deck_sets(game)
         self._trade = {cards: k for k, cards in enumerate(self._trades)}
         sizes = [
@@ -251,6 +268,7 @@ class ActionCodec:
             ("mission", len(self._missions)),
             ("setup_place", n),
             ("roll", (self._dice + 1) * (self._defend + 1)),
+            ("rolls", self._block_span + 1),
             ("battle", (BATTLE_ATTACKERS + 1) * (BATTLE_DEFENDERS + 1)),
         ]
         self.chance_layout: Mapping[str, slice] = _blocks(chance)
@@ -588,6 +606,11 @@ class ActionCodec:
             table = game.blitz_table(a, d, piece.stop_at)
             base, width = self.chance_layout["battle"].start, BATTLE_DEFENDERS + 1
             return [(base + o.attackers_left * width + o.defenders_left, float(p)) for o, p in table.outcomes]
+        span = self._block_span
+        if a >= max(self._dice, piece.stop_at + 1) + span and d >= self._defend + span:
+            # far from both edges: BLOCK_ROLLS rolls at once, in which both sides keep their most dice
+            base = self.chance_layout["rolls"].start
+            return [(base + lost, p) for lost, p in enumerate(self._block) if p > 0]
         table = game.roll_table(min(a, self._dice), min(d, self._defend))
         base, width = self.chance_layout["roll"].start, self._defend + 1
         return [(base + o.attacker_losses * width + o.defender_losses, float(p)) for o, p in table.outcomes]
@@ -664,7 +687,7 @@ class ActionCodec:
             return PlaceArmies(self.game.board.territories[k], 1)
         if name == "battle":
             return BattleOutcome(*divmod(k, BATTLE_DEFENDERS + 1))
-        lost_a, lost_d = divmod(k, self._defend + 1)
+        lost_a, lost_d = (k, self._block_span - k) if name == "rolls" else divmod(k, self._defend + 1)
         if isinstance(node, GameState) and node.position.phase is Phase.BLITZ:
             node = self._battle_start(state) or node  # a big blitz: this roll is its first piece
         if not isinstance(node, BattleChance):
@@ -673,6 +696,22 @@ class ActionCodec:
         if a <= node.stop_at or d == 0:
             return BattleOutcome(a, d)
         return BattleChance(state, a, d, node.stop_at)
+
+
+@functools.cache
+def _block_losses(combat: CombatRules) -> tuple[float, ...]:
+    """The probability of each number of attacker losses, ``0 .. BLOCK_ROLLS * pairs``, in :data:`BLOCK_ROLLS`
+    rolls of the most dice on both sides (``pairs`` armies lost a roll), from the exact roll odds."""
+    pairs = min(combat.attacker_max_dice, combat.defender_max_dice)
+    odds = combat.roll_odds(combat.attacker_max_dice, combat.defender_max_dice)
+    one = [Fraction(odds.get((i, pairs - i), 0)) for i in range(pairs + 1)]
+    total = [Fraction(1)]
+    for _ in range(BLOCK_ROLLS):
+        total = [
+            sum((total[k - i] * one[i] for i in range(pairs + 1) if 0 <= k - i < len(total)), Fraction(0))
+            for k in range(len(total) + pairs)
+        ]
+    return tuple(float(p) for p in total)
 
 
 def _blocks(sizes: list[tuple[str, int]]) -> Mapping[str, slice]:
