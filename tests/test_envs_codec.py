@@ -330,6 +330,13 @@ def test_chance_outcome_ids(preset):
     assert {"FirstPlayer", "DrawCard", "RollOutcome"} <= kinds
 
 
+def blitz_node(game: rm.Game, attackers: int, defenders: int, stop_at: int = 0) -> rm.GameState:
+    """The BLITZ chance node of Alaska (``attackers`` able to attack) on Kamchatka (``defenders``)."""
+    armies = {"Alaska": attackers + 1, "Kamchatka": defenders}
+    state = build(game, phase="attack", armies=armies, owner={"Alaska": 0, "Kamchatka": 1})
+    return state.apply(rm.Blitz("Alaska", "Kamchatka", stop_at))
+
+
 def resolve_in_pieces(codec: ActionCodec, state: rm.GameState, rng: np.random.Generator) -> rm.BattleOutcome:
     node: object = state
     pieces = 0
@@ -347,9 +354,7 @@ def resolve_in_pieces(codec: ActionCodec, state: rm.GameState, rng: np.random.Ge
 def test_a_big_blitz_in_pieces_has_the_battle_distribution():
     game = rm.Game(3)
     codec = ActionCodec(game)
-    owners = {"Alaska": 0, "Kamchatka": 1}
-    state = build(game, phase="attack", armies={"Alaska": 81, "Kamchatka": 20}, owner=owners)
-    state = state.apply(rm.Blitz("Alaska", "Kamchatka", 5))
+    state = blitz_node(game, 80, 20, stop_at=5)
     assert isinstance(codec.decode_outcome(state, codec.chance_outcomes(state)[0][0]), (BattleChance, rm.BattleOutcome))
     with pytest.raises(IllegalActionError, match="no outcome id"):
         codec.encode_outcome(state, rm.BattleOutcome(80, 0))  # too big for one id: it goes in pieces
@@ -371,9 +376,7 @@ def test_a_big_blitz_in_pieces_has_the_battle_distribution():
 def test_a_blitz_in_blocks_of_rolls_has_the_battle_distribution():
     game = rm.Game(3)
     codec = ActionCodec(game)
-    owners = {"Alaska": 0, "Kamchatka": 1}
-    state = build(game, phase="attack", armies={"Alaska": 121, "Kamchatka": 100}, owner=owners)
-    state = state.apply(rm.Blitz("Alaska", "Kamchatka"))
+    state = blitz_node(game, 120, 100)
     first = {index for index, _ in codec.chance_outcomes(state)}
     assert first == set(range(codec.chance_layout["rolls"].start, codec.chance_layout["rolls"].stop))
     rng = np.random.default_rng(7)
@@ -403,10 +406,7 @@ def test_a_block_of_rolls_has_the_exact_loss_distribution():
 def test_a_huge_blitz_needs_no_big_table():
     game = rm.Game(3)
     codec = ActionCodec(game)
-    owners = {"Alaska": 0, "Kamchatka": 1}
-    # 3000 v 3000: 4,931 outcomes as one chance node (issue 13); in pieces of at most 33.
-    state = build(game, phase="attack", armies={"Alaska": 3001, "Kamchatka": 3000}, owner=owners)
-    state = state.apply(rm.Blitz("Alaska", "Kamchatka"))
+    state = blitz_node(game, 3000, 3000)  # 4,931 outcomes as one chance node (issue 13); in pieces of at most 33
     assert len(codec.chance_outcomes(state)) == 33  # a block of 16 rolls of 3 dice against 2
     end = resolve_in_pieces(codec, state, np.random.default_rng(0))
     assert end.attackers_left == 0 or end.defenders_left == 0
