@@ -163,6 +163,61 @@ def rules_engine(games: int, quick: bool) -> None:
         print(f"{label:<50} {one:6.2f} s v {two:6.2f} s   {one / two:5.2f}x{verdict}")
 
 
+def envs_speed(games: int) -> None:
+    """Random play through riskmath.envs' action codec (mask, pick, decode) against riskmath's own random play.
+
+    Both loops play seeded 4-player games capped at 300 player-turns on the same warmed-up game; a
+    decision is one step taken: one ``legal_actions()`` choice for riskmath, one masked id for the codec
+    (so an action with an open count is several decisions).  The target of issue 13 for the PettingZoo
+    wrapper to come is at least 30 % of riskmath's rate.
+    """
+    import random
+    import time
+
+    from riskmath.envs import ActionCodec, CountChoice
+
+    game = rm.Game(4, max_turns=300)
+    codec = ActionCodec(game)
+
+    def direct(seed: int) -> tuple[int, int]:
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed, auto_chance=True)
+        steps = 0
+        while not state.is_terminal():
+            state = state.apply(rng.choice(state.legal_actions()), check=False)
+            steps += 1
+        return steps, steps
+
+    def masked(seed: int) -> tuple[int, int]:
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state(seed=seed, auto_chance=True)
+        steps = actions = 0
+        while not state.is_terminal():
+            node: object = state
+            while node is state or isinstance(node, CountChoice):
+                legal = np.flatnonzero(codec.mask(node))  # type: ignore[arg-type]
+                node = codec.decode(node, int(legal[rng.integers(len(legal))]))  # type: ignore[arg-type]
+                steps += 1
+            state = state.apply(node, check=False)
+            actions += 1
+        return steps, actions
+
+    rates = {}
+    for name, loop in (("riskmath", direct), ("codec", masked)):
+        for seed in range(10_000, 10_002):  # warm up the game's blitz tables
+            loop(seed)
+        start = time.perf_counter()
+        totals = [loop(seed) for seed in range(games)]
+        elapsed = time.perf_counter() - start
+        rates[name] = (sum(t[0] for t in totals) / elapsed, sum(t[1] for t in totals) / elapsed)
+    ours, theirs = rates["codec"], rates["riskmath"]
+    print(f"{'4-player random play, riskmath legal_actions()':<50} {theirs[0]:9.0f} decisions/s")
+    ratio = ours[0] / theirs[0]
+    verdict = f"(target >= 30 %: {'met' if ratio >= 0.3 else 'NOT met'})"
+    print(f"{'  random masked agent via envs.ActionCodec':<50} {ours[0]:9.0f} decisions/s   {ratio:4.0%} {verdict}")
+    print(f"{'    the same in whole actions':<50} {ours[1]:9.0f} actions/s     {ours[1] / theirs[1]:4.0%}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
@@ -204,6 +259,7 @@ def main(argv: list[str] | None = None) -> None:
 
     chained(repeat, slow_repeat)
     rules_engine(4 if args.quick else 12, args.quick)
+    envs_speed(3 if args.quick else 8)
     imports.report(repeat)  # start-up: fresh processes, medians (bench/imports.py)
 
 

@@ -28,6 +28,7 @@ LAYERS = [
     ("evaluate", "positions valued from the odds", "outlook  _routes"),
     ("agents", "who decides for a seat", "basic (random, aggressive)  odds  search"),
     ("sim", "many games, tournaments", "simulation  tournaments"),
+    ("envs", "integer actions and observations for learning agents", "codec  observations"),
     ("plots", "pictures and notebook HTML (no maths)", "odds  boardmap  games  notebook"),
     ("front", "the public surface", "riskmath/__init__  cli  __main__  tournament (old path)"),
 ]

@@ -8,8 +8,9 @@ The layers, bottom to top (docs/architecture.rst draws them):
 3. ``riskmath.evaluate``: positions valued from the odds;
 4. ``riskmath.agents``: who decides for a seat;
 5. ``riskmath.sim``: many games, tournaments;
-6. ``riskmath.plots``: pictures and notebook HTML;
-7. the front: ``riskmath`` itself, ``riskmath.cli``, ``riskmath.__main__`` and the import path
+6. ``riskmath.envs``: integer actions and observations for learning agents (framework environments later);
+7. ``riskmath.plots``: pictures and notebook HTML;
+8. the front: ``riskmath`` itself, ``riskmath.cli``, ``riskmath.__main__`` and the import path
    ``riskmath.tournament`` kept from earlier releases.
 
 Every import counts, at module level or inside a function, except those under ``if TYPE_CHECKING:``
@@ -39,11 +40,12 @@ LAYERS = {
     "riskmath.evaluate": 3,
     "riskmath.agents": 4,
     "riskmath.sim": 5,
-    "riskmath.plots": 6,
-    "riskmath.cli": 7,
-    "riskmath.__main__": 7,
-    "riskmath.tournament": 7,
-    "riskmath": 7,
+    "riskmath.envs": 6,
+    "riskmath.plots": 7,
+    "riskmath.cli": 8,
+    "riskmath.__main__": 8,
+    "riskmath.tournament": 8,
+    "riskmath": 8,
 }
 
 #: Third-party packages a layer may not import (the maths and the rules have no pictures, no I/O libraries).
@@ -53,6 +55,7 @@ FORBIDDEN = {
     2: {"matplotlib", "pandas", "tqdm", "dask"},
     3: {"matplotlib", "tqdm", "dask"},
     4: {"matplotlib", "tqdm", "dask"},
+    6: {"matplotlib", "pandas", "tqdm", "dask"},
 }
 
 

@@ -356,6 +356,33 @@ def _trades(game: Game, pos: Position) -> list[TradeCards]:
 
 
 Run = tuple[int, Callable[[int], Any]]
+#: A range of legal actions in id form (see :func:`legal_ranges`).
+Range = tuple[Any, ...]
+
+
+def legal_ranges(game: Game, pos: Position) -> list[tuple[Any, ...]]:
+    """The legal actions of decision node ``pos`` as ranges, without listing them (empty at chance nodes).
+
+    The same actions as ``enumerate_actions``, territories as ids, counts as inclusive ranges:
+
+    * ``("place", territory, low, high)``: ``PlaceArmies`` of ``low..high`` armies (a claim: ``1, 1``);
+    * ``("trade", [TradeCards, ...])``: the distinct sets in the hand;
+    * ``("attack", source, [target, ...], dice, most_stop)``: ``Attack`` with ``1..dice`` dice on
+      each target, and ``Blitz`` with ``stop_at`` ``0..most_stop`` on each;
+    * ``("defend", 1, high)``, ``("occupy", low, high)``: the dice, the armies to move in;
+    * ``("fortify", source, target, 1, high)``: ``Fortify`` of ``1..high`` armies;
+    * ``("capital", territory)``, ``("pile", pile)``, ``("end",)``.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> state = rm.Game(3).new_initial_state(seed=1, auto_chance=True)
+    >>> legal_ranges(state.game, state.position)[:2]
+    [('place', 0, 1, 1), ('place', 1, 1, 1)]
+    """
+    ranges: list[tuple[Any, ...]] = []
+    enumerate_actions(game, pos, ranges)
+    return ranges
 
 
 def _one(action: Any) -> Run:
@@ -366,12 +393,14 @@ def _listed(actions: list[Any]) -> Run:
     return (len(actions), actions.__getitem__)
 
 
-def enumerate_actions(game: Game, pos: Position) -> list[Run]:
+def enumerate_actions(game: Game, pos: Position, ranges: list[Range] | None = None) -> list[Run]:
     """The legal actions of decision node ``pos``, as runs ``(count, i -> action)``; none at chance nodes.
 
     Runs keep :class:`LegalActions` lazy: "place 1..n armies on a territory"
     is one run, not n actions (see that class for blitzes).  A random
-    set-up's placements are chance outcomes, not actions.
+    set-up's placements are chance outcomes, not actions.  Given a list
+    ``ranges``, the same actions are also appended to it as ranges of ids
+    (see :func:`legal_ranges`).
     """
     if is_chance(game, pos):
         return []
@@ -383,28 +412,43 @@ def enumerate_actions(game: Game, pos: Position) -> list[Run]:
     n = len(owner)
     runs: list[Run] = []
     if phase == "SETUP_CLAIM":
+        if ranges is not None:
+            ranges.extend(("place", t, 1, 1) for t in range(n) if owner[t] < 0)
         return [_listed([PlaceArmies(names[t], 1) for t in range(n) if owner[t] < 0])]
     if phase == "SETUP_PLACE":
         who, due = pos.queue[0]
         for t in range(n):
             if owner[t] == who:
                 runs.append(_place_run(names[t], min(due, room(game, pos, t, setup=True))))
+                if ranges is not None and runs[-1][0]:
+                    ranges.append(("place", t, 1, runs[-1][0]))
         return runs
     if phase == "SETUP_CAPITAL":
+        if ranges is not None:
+            ranges.extend(("capital", t) for t in range(n) if owner[t] == p)
         return [_listed([ChooseCapital(names[t]) for t in range(n) if owner[t] == p])]
     if phase == "SETUP_PILE":
+        if ranges is not None:
+            ranges.extend(("pile", k) for k in sorted(set(pos.piles) - {-1}))
         return [_listed([ChoosePile(k) for k in sorted(set(pos.piles) - {-1})])]
     if phase in ("REINFORCE", "TRADE_DOWN"):
         hand = len(pos.hands[p])
         if phase == "REINFORCE" or hand > rules.elimination_trade_to:
-            runs.append(_listed(_trades(game, pos)))
+            trades = _trades(game, pos)
+            runs.append(_listed(trades))
+            if ranges is not None:
+                ranges.append(("trade", trades))
         forced = phase == "REINFORCE" and _trade_forced(game, pos)
         if pos.pool > 0 and not forced:
             for t in range(n):
                 if owner[t] == p:
                     runs.append(_place_run(names[t], min(pos.pool, room(game, pos, t))))
+                    if ranges is not None and runs[-1][0]:
+                        ranges.append(("place", t, 1, runs[-1][0]))
         elif phase == "REINFORCE" and not forced:
             runs.append(_one(EndPhase()))  # a turn that starts with nothing to place (no minimum)
+            if ranges is not None:
+                ranges.append(("end",))
         return runs
     if phase == "ATTACK":  # one run per source: its targets in turn, each with 1..dice dice, then the blitz
         most = rules.combat.attacker_max_dice
@@ -414,18 +458,27 @@ def enumerate_actions(game: Game, pos: Position) -> list[Run]:
                 continue
             enemies = [names[u] for u in neighbors[t] if owner[u] != p]
             if enemies:
-                runs.append(_attack_run(names[t], enemies, most if a > most else a - 1))
+                dice = most if a > most else a - 1
+                runs.append(_attack_run(names[t], enemies, dice))
+                if ranges is not None:
+                    ranges.append(("attack", t, [u for u in neighbors[t] if owner[u] != p], dice, a - 2))
         runs.append(_one(EndPhase()))
+        if ranges is not None:
+            ranges.append(("end",))
         return runs
     if phase == "DEFEND":
         assert pos.pending is not None
         most = min(rules.combat.defender_max_dice, armies[pos.pending.target])
+        if ranges is not None:
+            ranges.append(("defend", 1, most))
         return [(most, lambda i: Defend(i + 1))]
     if phase == "OCCUPY":
         assert pos.occupy is not None
         source, target, least = pos.occupy
         most = most_to_move(game, pos, source, target)
         low = min(least, most)
+        if ranges is not None:
+            ranges.append(("occupy", low, most))
         return [(most - low + 1, lambda i: Occupy(low + i))]
     if phase == "FORTIFY":
         mine = _own(pos)
@@ -436,7 +489,11 @@ def enumerate_actions(game: Game, pos: Position) -> list[Run]:
             for u in targets:
                 if owner[u] == p and u not in pos.moved:
                     runs.append(_fortify_run(names[t], names[u], most_to_move(game, pos, t, u)))
+                    if ranges is not None and runs[-1][0]:
+                        ranges.append(("fortify", t, u, 1, runs[-1][0]))
         runs.append(_one(EndPhase()))
+        if ranges is not None:
+            ranges.append(("end",))
         return runs
     return runs
 

@@ -1,0 +1,314 @@
+"""What one player sees of a state: a float32 vector with a named layout, a text form, an information state.
+
+Everything is relative to the observing player ``p``: "relative player
+``k``" is player ``(p + k) % players``, so ``k = 0`` is always the
+observer.  Hidden information stays hidden: the other players' cards and
+missions, the order of the deck, and the state's chance generator (what
+the dice will roll).  Two states that differ only in those give the same
+observation and information state to ``p``.
+
+:func:`observation_layout` names the sections of the vector (slices that
+cover it exactly, in this order):
+
+==============  =====================  =======================================================================
+section         length                 content
+==============  =====================  =======================================================================
+``owner``       ``n * (P + 1)``        per territory, a one-hot owner: relative players ``0..P-1``, then any
+                                       neutral; all zero while unclaimed
+``armies``      ``n``                  ``log(1 + armies)`` per territory (armies are unbounded)
+``hand``        ``n + 1``              the observer's cards: one flag per territory card, then the wilds held
+``hand_sizes``  ``P``                  cards held, by relative player
+``alive``       ``P``                  1 if the relative player is in the game
+``cards``       ``3``                  sets traded so far, the value of the next set (0 for a fixed table,
+                                       whose values depend on the cards), cards left in the deck
+``phase``       ``len(Phase)``         the phase, one-hot, in the order of :class:`riskmath.Phase`
+``player``      ``P + 2``              who decides: relative player one-hot, then chance, then the end
+``turn``        ``4``                  player-turns begun, armies left to place (``log(1 + pool)``), a
+                                       capture made this turn, a trade-down due
+``battle``      ``2 n + 5``            the pending attack, blitz or capture: source and target one-hot,
+                                       then flags attack / blitz / occupy, the dice (attack), ``stop_at``
+                                       (blitz) or least armies (occupy), and the defender's dice if chosen
+``mission``     ``M``                  the observer's own mission, one-hot (``M`` missions in the game)
+``capitals``    ``n * P``              per territory, whose headquarters it is (relative player one-hot)
+``moved``       ``n``                  territories already moved from or to this turn (Experts fortify)
+``choice``      ``2 n + 7``            a pending count (:class:`~riskmath.envs.CountChoice`): kind one-hot
+                                       (place, blitz, fortify, occupy), source and target one-hot, then
+                                       ``log(1 + x)`` of the count chosen so far, its low and high end
+==============  =====================  =======================================================================
+
+(``n`` territories, ``P`` players.)  :func:`information_state` adds the
+public record that the state keeps: the cards in the discard pile (each
+was shown when traded), ``n + 1`` counts in the order of ``hand``.  A
+:class:`~riskmath.GameState` keeps no history, so a history-based
+information state (every public action seen) is for the environment that
+records the steps to build.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from types import MappingProxyType
+
+import numpy as np
+
+from riskmath._validation import shown
+from riskmath.envs.codec import BattleChance, CountChoice
+from riskmath.errors import CardError, InvalidArgumentError
+from riskmath.game import Game, GameState
+from riskmath.game.cards import WILD
+from riskmath.game.missions import mission_text, missions_for
+from riskmath.game.phase import Phase
+
+__all__ = [
+    "information_state",
+    "information_state_layout",
+    "observation",
+    "observation_layout",
+    "observation_string",
+]
+
+_PHASES = tuple(Phase)
+_PHASE_INDEX = {phase: k for k, phase in enumerate(_PHASES)}
+_BATTLE_PHASES = (Phase.DEFEND, Phase.ROLL, Phase.BLITZ)
+_CHOICE_KINDS = ("place", "blitz", "fortify", "occupy")
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(game: Game, information: bool) -> Mapping[str, slice]:
+    n, players = len(game.board), game.players
+    missions = len(_missions(game))
+    sizes = [
+        ("owner", n * (players + 1)),
+        ("armies", n),
+        ("hand", n + 1),
+        ("hand_sizes", players),
+        ("alive", players),
+        ("cards", 3),
+        ("phase", len(_PHASES)),
+        ("player", players + 2),
+        ("turn", 4),
+        ("battle", 2 * n + 5),
+        ("mission", missions),
+        ("capitals", n * players),
+        ("moved", n),
+        ("choice", 2 * n + 7),
+    ]
+    if information:
+        sizes.append(("discard", n + 1))
+    blocks, start = {}, 0
+    for name, size in sizes:
+        blocks[name] = slice(start, start + size)
+        start += size
+    return MappingProxyType(blocks)
+
+
+def _missions(game: Game) -> tuple[str, ...]:
+    rules = game.rules
+    return missions_for(rules.missions, game.players) if rules.missions != "none" else ()
+
+
+def _game_of(game: object) -> Game:
+    if isinstance(game, GameState):
+        return game.game
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"expected a Game or a GameState, got {shown(game)}")
+    return game
+
+
+def observation_layout(game: Game | GameState) -> Mapping[str, slice]:
+    """The sections of :func:`observation`'s vector for ``game``, by name (slices covering it in order).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> layout = observation_layout(rm.Game(3))
+    >>> layout["owner"], layout["armies"], list(layout)[-1]
+    (slice(0, 168, None), slice(168, 210, None), 'choice')
+    """
+    return _layout(_game_of(game), False)
+
+
+def information_state_layout(game: Game | GameState) -> Mapping[str, slice]:
+    """The sections of :func:`information_state`: those of the observation, then ``discard``."""
+    return _layout(_game_of(game), True)
+
+
+def _unwrap(node: object, player: object) -> tuple[GameState, CountChoice | None, int]:
+    choice = None
+    state = node
+    if isinstance(node, CountChoice):
+        choice, state = node, node.state
+    elif isinstance(node, BattleChance):
+        state = node.state  # what the players see of a blitz in pieces: the state before its end
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"expected a GameState (or a CountChoice), got {shown(node)}")
+    players = state.game.players
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < players:
+        raise InvalidArgumentError(f"player must be a player id in 0..{players - 1}, got {shown(player)}")
+    return state, choice, int(player)
+
+
+def observation(state: GameState, player: int) -> np.ndarray:
+    """What ``player`` sees of ``state``, as a new float32 vector laid out by :func:`observation_layout`.
+
+    ``state`` may also be a :class:`~riskmath.envs.CountChoice` (its
+    ``choice`` section is then filled) or a
+    :class:`~riskmath.envs.BattleChance` (the state it belongs to).
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``state`` is not a state, or ``player`` not a player id of its game.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> state = rm.Game(3).new_initial_state(seed=1, auto_chance=True)
+    >>> vector = observation(state, 0)
+    >>> vector.dtype, vector.shape, vector[observation_layout(state)["phase"]].argmax()
+    (dtype('float32'), (636,), np.int64(3))
+    """
+    state, choice, player = _unwrap(state, player)
+    return _vector(state, choice, player, information=False)
+
+
+def information_state(state: GameState, player: int) -> np.ndarray:
+    """The observation followed by the public card record (discard pile), laid out by
+    :func:`information_state_layout`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        As :func:`observation`.
+    """
+    state, choice, player = _unwrap(state, player)
+    return _vector(state, choice, player, information=True)
+
+
+@functools.lru_cache(maxsize=64)
+def _offsets(game: Game, information: bool) -> tuple[int, ...]:
+    """The start of every section and the length, as plain ints (read on every call of :func:`_vector`)."""
+    layout = _layout(game, information)
+    return (*(block.start for block in layout.values()), max(block.stop for block in layout.values()))
+
+
+@functools.lru_cache(maxsize=256)
+def _channels(owners: int, players: int, player: int) -> tuple[int, ...]:
+    """The owner section's channel of each owner id seen by ``player``: relative players, then neutrals."""
+    return tuple((o - player) % players if o < players else players for o in range(owners))
+
+
+def _vector(state: GameState, choice: CountChoice | None, player: int, *, information: bool) -> np.ndarray:
+    game, pos = state.game, state.position
+    n, players = len(game.board), game.players
+    offsets = _offsets(game, information)  # the sections' starts in layout order, then the length
+    owner_at, armies_at, hand_at, sizes_at = offsets[:4]
+    battle_at, mission_at, capitals_at, moved_at, choice_at = offsets[9:14]
+    out = np.zeros(offsets[-1], dtype=np.float32)
+    # owner one-hot: relative players, then one channel for every neutral
+    channel = _channels(game.owners, players, player)
+    width = players + 1
+    out[[owner_at + t * width + channel[o] for t, o in enumerate(pos.owner) if o >= 0]] = 1.0
+    out[armies_at : armies_at + n] = np.log1p(pos.armies)
+    index = game.index
+    for card in pos.hands[player]:
+        out[hand_at + (n if card == WILD else index[card])] += 1.0
+    # hand sizes, alive, cards, phase, player and turn are contiguous: one list, one assignment
+    hands, alive = pos.hands, pos.alive
+    small = [float(len(hands[(player + k) % players])) for k in range(players)]
+    small += [float(alive[(player + k) % players]) for k in range(players)]
+    small += [pos.sets_traded, _next_set_value(game, pos.sets_traded), len(pos.deck)]
+    phase = [0.0] * len(_PHASES)
+    phase[_PHASE_INDEX[pos.phase]] = 1.0
+    who = [0.0] * (players + 2)
+    mover = state.current_player
+    who[(mover - player) % players if mover >= 0 else players + (1 if pos.phase is Phase.GAME_OVER else 0)] = 1.0
+    small += phase + who + [pos.turn, math.log1p(pos.pool), float(pos.captured), float(pos.trade_down)]
+    out[sizes_at : sizes_at + len(small)] = small
+    if pos.pending is not None and pos.phase in _BATTLE_PHASES:
+        kind, source, target, dice, _, defense = pos.pending
+        out[battle_at + source] = out[battle_at + n + target] = 1.0
+        out[battle_at + 2 * n + (0 if kind == "attack" else 1)] = 1.0
+        out[battle_at + 2 * n + 3] = dice
+        out[battle_at + 2 * n + 4] = defense or 0
+    elif pos.occupy is not None and pos.phase is Phase.OCCUPY:
+        source, target, least = pos.occupy
+        out[battle_at + source] = out[battle_at + n + target] = 1.0
+        out[battle_at + 2 * n + 2] = 1.0
+        out[battle_at + 2 * n + 3] = least
+    if pos.missions and len(pos.missions) == players:  # once all are dealt: indexed by player
+        missions = _missions(game)
+        if pos.missions[player] in missions:
+            out[mission_at + missions.index(pos.missions[player])] = 1.0
+    if len(pos.capitals) == players:  # chosen by all: indexed by player
+        for q, t in enumerate(pos.capitals):
+            out[capitals_at + t * players + (q - player) % players] = 1.0
+    for t in pos.moved:
+        out[moved_at + t] = 1.0
+    if choice is not None:
+        out[choice_at + _CHOICE_KINDS.index(choice.kind)] = 1.0
+        if choice.source >= 0:
+            out[choice_at + 4 + choice.source] = 1.0
+        if choice.target >= 0:
+            out[choice_at + 4 + n + choice.target] = 1.0
+        out[choice_at + 4 + 2 * n : choice_at + 7 + 2 * n] = np.log1p([choice.chosen, choice.low, choice.high])
+    if information:
+        for card in pos.discard:
+            out[offsets[14] + (n if card == WILD else index[card])] += 1.0
+    return out
+
+
+def _next_set_value(game: Game, traded: int) -> int:
+    try:
+        return game.rules.set_values.value(traded + 1)
+    except CardError:  # a fixed table: the value depends on the cards traded
+        return 0
+
+
+def observation_string(state: GameState, player: int) -> str:
+    """What ``player`` sees of ``state``, as readable text (the same information as :func:`observation`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        As :func:`observation`.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> state = rm.Game(3).new_initial_state(seed=1, auto_chance=True)
+    >>> print(observation_string(state, 0).splitlines()[0])
+    player 0 sees: turn 0, SETUP_CLAIM, player 1 to move
+    """
+    state, choice, player = _unwrap(state, player)
+    game, pos = state.game, state.position
+    names = game.board.territories
+    mover = state.current_player
+    who = "chance" if state.is_chance_node() else "nobody (the game is over)" if mover < 0 else f"player {mover}"
+    lines = [f"player {player} sees: turn {pos.turn}, {pos.phase.name}, {who} to move"]
+    if pos.pool:
+        lines.append(f"armies to place: {pos.pool}")
+    lines.append(f"your cards: {', '.join(pos.hands[player]) or 'none'}")
+    others = [f"player {q} {len(pos.hands[q])}" for q in range(game.players) if q != player]
+    lines.append(f"cards held: {', '.join(others)}; sets traded {pos.sets_traded}; deck {len(pos.deck)}")
+    if player < len(pos.missions) and len(pos.missions) == game.players:
+        lines.append(f"your mission: {mission_text(pos.missions[player])}")
+    out = [q for q in range(game.players) if not pos.alive[q]]
+    if out:
+        lines.append("out of the game: " + ", ".join(f"player {q}" for q in out))
+    if pos.pending is not None and pos.phase in (Phase.DEFEND, Phase.ROLL, Phase.BLITZ):
+        kind, source, target, dice, _, _ = pos.pending
+        extra = f"{dice} dice" if kind == "attack" else f"stop at {dice}"
+        lines.append(f"pending {kind}: {names[source]} -> {names[target]} ({extra})")
+    if pos.occupy is not None and pos.phase is Phase.OCCUPY:
+        source, target, least = pos.occupy
+        lines.append(f"captured: {names[source]} -> {names[target]}, at least {least} to move in")
+    if choice is not None:
+        lines.append(f"choosing the count of {choice.kind}: {choice.chosen} so far, legal {choice.low}..{choice.high}")
+    for t, name in enumerate(names):
+        o = pos.owner[t]
+        holder = "unclaimed" if o < 0 else "you" if o == player else game.owner_name(o)
+        lines.append(f"  {name}: {holder} {pos.armies[t]}")
+    return "\n".join(lines)

@@ -1,0 +1,191 @@
+"""Observations of riskmath.envs: layouts that cover the vector, hidden information hidden, values where they belong.
+
+Two states that differ only in what a player may not see (an opponent's cards, the order of the deck, the
+missions of others, the chance generator) must give that player the same observation, text and information
+state; the opposite checks (the opponent itself sees the difference) make sure the tests can fail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+import riskmath as rm
+from riskmath.envs import (
+    ActionCodec,
+    CountChoice,
+    information_state,
+    information_state_layout,
+    observation,
+    observation_layout,
+    observation_string,
+)
+from riskmath.errors import InvalidArgumentError
+from riskmath.game.missions import mission_text, missions_for
+from tests.game_helpers import INFANTRY, build, data_of, load
+
+VIEWS = (observation, information_state, observation_string)
+
+
+def same_view(a: rm.GameState, b: rm.GameState, player: int) -> bool:
+    return bool(
+        np.array_equal(observation(a, player), observation(b, player))
+        and np.array_equal(information_state(a, player), information_state(b, player))
+        and observation_string(a, player) == observation_string(b, player)
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("preset", ["us_1993", "us_1993_secret_mission", "us_1993_capital", "euro_2003"])
+def test_layouts_cover_the_vector_exactly(players, preset):
+    if preset == "us_1993_secret_mission" and players < 3:
+        return
+    game = rm.Game(players, rm.Rules.preset(preset), max_turns=3)
+    state = game.new_initial_state(seed=players, auto_chance=True)
+    for layout, view in ((observation_layout(game), observation), (information_state_layout(game), information_state)):
+        blocks = list(layout.values())
+        assert blocks[0].start == 0
+        assert all(a.stop == b.start for a, b in itertools.pairwise(blocks))
+        vector = view(state, 0)
+        assert vector.dtype == np.float32
+        assert vector.shape == (blocks[-1].stop,)
+    assert observation_layout(state) == observation_layout(game)
+    assert list(information_state_layout(game))[:-1] == list(observation_layout(game))
+    n = len(game.board)
+    sizes = {name: block.stop - block.start for name, block in observation_layout(game).items()}
+    assert sizes["owner"] == n * (players + 1)
+    assert sizes["capitals"] == n * players
+    assert sizes["mission"] == (len(missions_for("us_1993_12", players)) if "mission" in preset else 0)
+
+
+def test_values_along_a_game():
+    game = rm.Game(3, max_turns=9)
+    rng = random.Random(0)
+    state = game.new_initial_state(seed=0, auto_chance=True)
+    n = len(game.board)
+    layout = observation_layout(game)
+    while not state.is_terminal():
+        for player in range(3):
+            vector = observation(state, player)
+            assert np.isfinite(vector).all()
+            owner = vector[layout["owner"]].reshape(n, 4)
+            for t, o in enumerate(state.owners):
+                if o < 0:
+                    assert not owner[t].any()
+                else:
+                    assert owner[t].sum() == 1
+                    assert owner[t, (o - player) % 3 if o < 3 else 3] == 1
+            assert np.allclose(np.expm1(vector[layout["armies"]]), state.army_counts, rtol=1e-6)
+            assert vector[layout["hand"]].sum() == len(state.cards(player))
+            sizes = vector[layout["hand_sizes"]]
+            assert sizes.tolist() == [len(state.cards((player + k) % 3)) for k in range(3)]
+            assert vector[layout["phase"]].argmax() == list(rm.Phase).index(state.phase)
+            who = vector[layout["player"]]
+            assert who.sum() == 1
+            assert who[(state.current_player - player) % 3] == 1
+            assert vector[layout["turn"]][0] == state.turn
+            next_value = game.rules.set_values.value(state.sets_traded + 1)  # 4, 6, 8, ... ([R1])
+            assert vector[layout["cards"]].tolist() == [state.sets_traded, next_value, state.deck_size]
+        state = state.apply(rng.choice(state.legal_actions()))
+    end = observation(state, 1)[layout["player"]]
+    assert end.tolist() == [0, 0, 0, 0, 1]  # the end of the game
+
+
+def test_an_opponents_cards_and_the_deck_order_are_hidden():
+    game = rm.Game(3)
+    a = build(game, phase="reinforce", pool=3, hands=[["Alaska"], ["Egypt", "Peru"], []])
+    b = build(game, phase="reinforce", pool=3, hands=[["Alaska"], ["Congo", "wild"], []], seed=7)  # other rng too
+    data = data_of(b)
+    data["deck"] = list(reversed(data["deck"]))
+    c = load(data)
+    for state in (b, c):
+        assert same_view(a, state, 0)
+        assert same_view(a, state, 2)
+        assert not same_view(a, state, 1)  # player 1 sees its own cards
+    # The player's own cards are seen.
+    mine = build(game, phase="reinforce", pool=3, hands=[["Iceland"], ["Egypt", "Peru"], []])
+    assert not same_view(a, mine, 0)
+    assert same_view(a, mine, 2)
+
+
+def test_other_missions_are_hidden():
+    game = rm.Game(4, rm.Rules.preset("us_1993_secret_mission"))
+    missions = ["asia+africa", "occupy_24", "destroy_3", "occupy_18_2"]
+    a = build(game, phase="attack", missions=missions)
+    b = build(game, phase="attack", missions=[missions[0], missions[3], missions[2], missions[1]])
+    assert same_view(a, b, 0)
+    assert same_view(a, b, 2)
+    assert not same_view(a, b, 1)
+    assert not same_view(a, b, 3)
+    layout = observation_layout(game)
+    assert observation(a, 1)[layout["mission"]].sum() == 1
+    assert f"your mission: {mission_text('occupy_24')}" in observation_string(a, 1)
+    assert mission_text("occupy_24") not in observation_string(a, 0)
+
+
+def test_the_discard_pile_is_public():
+    game = rm.Game(3)
+    cards = list(INFANTRY[:3])
+    a = build(game, phase="reinforce", pool=3, discard=cards)
+    b = build(game, phase="reinforce", pool=3)
+    layout = information_state_layout(game)
+    assert information_state(a, 0)[layout["discard"]].sum() == 3
+    assert information_state(b, 0)[layout["discard"]].sum() == 0
+
+
+def test_pending_battle_capture_and_count_choice():
+    game = rm.Game(3)
+    n = len(game.board)
+    layout = observation_layout(game)
+    owners = {"Alaska": 0, "Kamchatka": 1}
+    state = build(game, phase="attack", armies={"Alaska": 10, "Kamchatka": 2}, owner=owners)
+    rolling = state.apply(rm.Attack("Alaska", "Kamchatka", 3))
+    battle = observation(rolling, 1)[layout["battle"]]
+    alaska, kamchatka = game.board.index("Alaska"), game.board.index("Kamchatka")
+    assert battle[alaska] == 1
+    assert battle[n + kamchatka] == 1
+    assert battle[2 * n] == 1
+    assert battle[2 * n + 3] == 3
+    assert "pending attack: Alaska -> Kamchatka" in observation_string(rolling, 1)
+    blitz = observation(state.apply(rm.Blitz("Alaska", "Kamchatka", 2)), 0)[layout["battle"]]
+    assert blitz[2 * n + 1] == 1
+    assert blitz[2 * n + 3] == 2
+    captured = rolling.apply(rm.RollOutcome(0, 2))
+    assert captured.phase is rm.Phase.OCCUPY
+    occupy = observation(captured, 0)[layout["battle"]]
+    assert occupy[2 * n + 2] == 1
+    assert occupy[2 * n + 3] == 3
+    codec = ActionCodec(game)
+    choice = codec.decode(captured, codec.layout["occupy"].start)
+    assert isinstance(choice, CountChoice)
+    section = observation(choice, 0)[layout["choice"]]
+    assert section[3] == 1
+    assert section[:3].sum() == 0
+    assert np.allclose(np.expm1(section[-3:]), [0, 3, 9])
+    assert not observation(captured, 0)[layout["choice"]].any()
+    assert "choosing the count of occupy" in observation_string(choice, 0)
+
+
+def test_bad_arguments():
+    game = rm.Game(3)
+    state = game.new_initial_state(seed=0, auto_chance=True)
+    for view in VIEWS:
+        for player in (-1, 3, True, "0", 1.0, None):
+            with pytest.raises(InvalidArgumentError, match=r"player must be a player id in 0..2, got"):
+                view(state, player)  # type: ignore[arg-type]
+        with pytest.raises(InvalidArgumentError, match="GameState"):
+            view("state", 0)  # type: ignore[arg-type]
+    assert observation(state, np.int64(2)).shape == observation(state, 2).shape
+    with pytest.raises(InvalidArgumentError, match="Game or a GameState"):
+        observation_layout(3)  # type: ignore[arg-type]
+
+
+def test_the_learning_page_examples_run():
+    from tests.docs_pages import run_page_examples
+
+    result = run_page_examples("learning.rst")
+    assert result.failed == 0
+    assert result.attempted >= 15
