@@ -141,11 +141,11 @@ class OddsAgent:
         stale = sum(k for _, k in todo) != state.pool or any(owners[t] != me for t, _ in todo)
         if turn != state.turn or stale:  # (the same agent may play several seats and games)
             todo, routes = self._plan_turn(state, me)
-            held = len(state.territories_of(me))
+            held = owners.count(me)
         armies_on = _lists(state)[1]
         todo = [(t, k) for t, k in todo if armies_on[t] < state.game.cap]  # capped territories take nothing
         if not todo:  # everything planned is full: the territory with the most room
-            mine = [t for t in range(len(armies_on)) if state.owner(t) == me]
+            mine = [t for t in range(len(armies_on)) if owners[t] == me]
             todo = [(min(mine, key=lambda t: (armies_on[t], t)), state.pool)]
         territory, planned = todo[0]
         armies = min(planned, state.pool, state.game.cap - armies_on[territory])
@@ -158,20 +158,21 @@ class OddsAgent:
     def _plan_turn(self, state: GameState, me: int) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
         """Placements (territory, armies) for the pool, and the routes to attack along."""
         board = state.game.board
+        owners = _lists(state)[0]
         pool = state.pool
         todo: list[tuple[int, int]] = []
         falls = _fall_probabilities(state, True)
         for continent in board.continents.values():
-            if pool < 2 or all(state.owner(t) != me for t in continent.ids):
+            if pool < 2 or all(owners[t] != me for t in continent.ids):
                 continue
-            if all(state.owner(t) == me for t in continent.ids) and (_kept(continent.ids, falls) < self.hold_threshold):
+            if all(owners[t] == me for t in continent.ids) and (_kept(continent.ids, falls) < self.hold_threshold):
                 weakest = max(continent.ids, key=lambda t: (falls[t], -t))
                 share = pool // 2
                 todo.append((weakest, share))
                 pool -= share
         best: tuple[float, Any] | None = None
         for name, continent in board.continents.items():
-            if all(state.owner(t) == me for t in continent.ids):
+            if all(owners[t] == me for t in continent.ids):
                 continue
             plan = plan_continent(state, me, name, pool)
             score = plan.probability * continent.bonus
@@ -191,18 +192,19 @@ class OddsAgent:
     def _best_attack(self, state: GameState, me: int, extra: int) -> tuple[int, int | None]:
         """The own territory (and target) where ``extra`` more armies give the likeliest single win."""
         combat = state.game.rules.combat
+        owners, armies = _lists(state)
+        neighbors = state.game.neighbors
         best: tuple[float, int, int | None] | None = None
-        for t in range(len(state.game.board)):
-            if state.owner(t) != me:
+        for t, owner in enumerate(owners):
+            if owner != me:
                 continue
-            for u in state.game.neighbors[t]:
-                if state.owner(u) != me:
-                    p = win_probability(state.armies(t) - 1 + extra, state.armies(u), combat)
+            for u in neighbors[t]:
+                if owners[u] != me:
+                    p = win_probability(armies[t] - 1 + extra, armies[u], combat)
                     if best is None or p > best[0]:
                         best = (p, t, u)
         if best is None:
-            mine = [t for t in range(len(state.game.board)) if state.owner(t) == me]
-            return mine[0], None
+            return owners.index(me), None
         return best[1], best[2]
 
     # -- attacks --------------------------------------------------------------------------
@@ -212,36 +214,39 @@ class OddsAgent:
         combat = state.game.rules.combat
         turn, _, routes, held = self._plans.get(me, (-1, [], [], 0))
         if turn != state.turn:
-            routes, held = [], len(state.territories_of(me))
+            routes, held = [], _lists(state)[0].count(me)
             self._plans[me] = (state.turn, [], routes, held)
+        owners, armies = _lists(state)
         for route in routes:  # the next enemy territory on a planned route, from the territory before it
             for k in range(1, len(route)):
                 source, target = route[k - 1], route[k]
-                if state.owner(target) == me:
+                if owners[target] == me:
                     continue
-                if state.owner(source) != me or state.armies(source) < 2:
+                if owners[source] != me or armies[source] < 2:
                     break
-                able = state.armies(source) - 1
-                rest = [state.armies(t) for t in route[k:] if state.owner(t) != me]
+                able = armies[source] - 1
+                rest = [armies[t] for t in route[k:] if owners[t] != me]
                 chance = chain_success(able, tuple(rest), combat)
                 if chance >= self.continue_threshold:
                     return Blitz(names[source], names[target], 0)
                 break
-        captured = len(state.territories_of(me)) > held
+        captured = owners.count(me) > held
         threshold = self.attack_threshold if captured else self.card_threshold
+        neighbors = state.game.neighbors
         best: tuple[float, int, int] | None = None
-        for t in range(len(names)):
-            if state.owner(t) != me or state.armies(t) < 2:
+        for t, owner in enumerate(owners):
+            if owner != me or armies[t] < 2:
                 continue
-            for u in state.game.neighbors[t]:
-                if state.owner(u) != me:
-                    p = win_probability(state.armies(t) - 1, state.armies(u), combat)
+            able = armies[t] - 1
+            for u in neighbors[t]:
+                if owners[u] != me:
+                    p = win_probability(able, armies[u], combat)
                     if p >= threshold and (best is None or p > best[0]):
                         best = (p, t, u)
         if best is None:
             return EndPhase()
         _, source, target = best
-        return Blitz(names[source], names[target], (state.armies(source) - 1) // 3)
+        return Blitz(names[source], names[target], (armies[source] - 1) // 3)
 
     def _occupy(self, state: GameState) -> Any:
         legal = state.legal_actions()
@@ -258,8 +263,8 @@ class OddsAgent:
         if not any(_rival(state, me, u) for u in state.game.neighbors[target]):
             return Occupy(least)
         combat = state.game.rules.combat
-        strongest = max(state.armies(u) - 1 for u in enemies_at_source)
-        total = state.armies(source)  # the source keeps total - moved
+        strongest = max(state.position.armies[u] - 1 for u in enemies_at_source)
+        total = state.position.armies[source]  # the source keeps total - moved
         while most - least > 64:  # a big stack: halve the range (the chance grows with the armies moved)
             middle = (least + most) // 2
             if win_probability(strongest, total - middle, combat) <= self.attack_threshold:
@@ -306,13 +311,14 @@ class OddsAgent:
     def _claim(self, state: GameState) -> Any:
         me = state.current_player
         board = state.game.board
+        owners = _lists(state)[0]
         best: tuple[tuple[float, int], int] | None = None
         for continent in board.continents.values():
-            free = [t for t in continent.ids if state.owner(t) < 0]
+            free = [t for t in continent.ids if owners[t] < 0]
             if not free:
                 continue
-            mine = sum(state.owner(t) == me for t in continent.ids)
-            others = sum(state.owner(t) >= 0 and state.owner(t) != me for t in continent.ids)
+            mine = sum(owners[t] == me for t in continent.ids)
+            others = sum(owners[t] >= 0 and owners[t] != me for t in continent.ids)
             key = ((mine + 1 - others) / len(continent.ids), -len(continent.ids))
             if best is None or key > best[0]:
                 best = (key, free[0])
@@ -327,10 +333,10 @@ class OddsAgent:
         most = {t: k for t, k in most.items() if k > 0}
         if not most or placer != me:
             return None  # a neutral's army: the fallback places it
-        falls = _fall_probabilities(state, False)
+        falls = _fall_probabilities(state, False, only=most)
         names = game.board.territories
-        target = max(sorted(names[t] for t in most), key=lambda name: falls[game.board.index(name)])
-        return PlaceArmies(target, most[game.board.index(target)])
+        target = max(sorted(most, key=names.__getitem__), key=falls.__getitem__)  # the first by name on ties
+        return PlaceArmies(names[target], most[target])
 
     def _capital(self, state: GameState) -> Any:
         me = state.current_player
@@ -363,7 +369,7 @@ def _merged(todo: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _rival(state: GameState, me: int, territory: int) -> bool:
-    owner = state.owner(territory)
+    owner = state.position.owner[territory]
     return owner != me and owner >= 0
 
 
