@@ -173,12 +173,10 @@ def _chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRul
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
         return float(conquest(attackers, list(defenders), rules=combat).success_probability)
     battles = _battles(combat, _size(attackers))
-    force = np.zeros(battles.size + 1)
-    force[attackers] = 1.0
-    for k, d in enumerate(defenders):
+    force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
+    for d in defenders[1:]:
+        force = np.append(force[1:], 0.0)  # one army stays behind in each capture
         force = force @ battles.ending(d)  # survivors of the win; losses drop out
-        if k < len(defenders) - 1:
-            force = np.append(force[1:], 0.0)  # one army stays behind in each capture
     return min(1.0, float(force.sum()))
 
 
