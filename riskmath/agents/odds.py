@@ -37,6 +37,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
     _fall_probabilities,
     _kept,
@@ -55,8 +56,10 @@ from riskmath.game.actions import (
     PlaceArmies,
     TradeCards,
 )
+from riskmath.game.codec import Checked, to_engine
+from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
-from riskmath.game.position import room
+from riskmath.game.position import most_to_move, room
 from riskmath.game.state import GameState
 
 __all__ = ["OddsAgent"]
@@ -122,6 +125,21 @@ class OddsAgent:
         if action is not None and state.is_legal(action):
             return action
         return _fallback(state, rng)
+
+    def _decide(self, state: GameState, rng: random.Random) -> Checked:
+        """:meth:`act` in the checked form (territory ids), for the in-place path of :func:`riskmath.simulate`.
+
+        The same decision, checked once (``act`` checks it with ``is_legal``
+        and the loop converts it again).
+        """
+        handler = _HANDLERS.get(state.phase)
+        action = None if handler is None else getattr(self, handler)(state)
+        if action is not None:
+            try:
+                return check_action(state.game, state.position, action)
+            except IllegalActionError:
+                pass
+        return to_engine(state.game, _fallback(state, rng))
 
     @staticmethod
     def _defend(state: GameState) -> Any:
@@ -274,12 +292,13 @@ class OddsAgent:
         return Blitz(names[source], names[target], (armies[source] - 1) // 3)
 
     def _occupy(self, state: GameState) -> Any:
-        legal = state.legal_actions()
-        least, most = legal[0].armies, legal[-1].armies
+        pos = state.position
+        if pos.occupy is None:
+            return None  # (not a capture: the fallback)
+        source, target, least = pos.occupy
+        most = most_to_move(state.game, pos, source, target)  # the range of the legal Occupy actions
+        least = min(least, most)
         me = state.current_player
-        source, target = self._last_battle(state)
-        if source is None or target is None:
-            return Occupy(most)
         _, _, routes, _ = self._plans.get(me, (-1, [], [], 0))
         onward = any(target in route[:-1] for route in routes)
         enemies_at_source = [u for u in state.game.neighbors[source] if _rival(state, me, u)]
@@ -301,29 +320,25 @@ class OddsAgent:
                 return Occupy(moved)
         return Occupy(least)
 
-    @staticmethod
-    def _last_battle(state: GameState) -> tuple[int | None, int | None]:
-        """The source and target of the capture being occupied."""
-        capture = state.capture
-        if capture is None:
-            return None, None
-        return state.game.index[capture[0]], state.game.index[capture[1]]
-
     # -- fortification ------------------------------------------------------------------
     def _fortify(self, state: GameState) -> Any:
         me = state.current_player
         game = state.game
         owners, armies = _lists(state)
-        falls = _fall_probabilities(state, False)
         mine = {t for t, o in enumerate(owners) if o == me}
+        falls = _fall_probabilities(state, False, only=mine)
         best: tuple[tuple[float, int], Fortify] | None = None
+        regions: dict[int, list[int]] = {}  # each territory's connected group of own territories, in id order
         for source in sorted(mine):
             if armies[source] < 2 or any(_rival(state, me, u) for u in game.neighbors[source]):
                 continue
             if game.rules.fortify == "adjacent":
                 targets: Any = [u for u in game.neighbors[source] if u in mine]
             else:
-                targets = [game.index[name] for name in game.board.reachable(source, within=mine)]
+                targets = regions.get(source)
+                if targets is None:  # (what board.reachable(source, within=mine) lists, as ids)
+                    targets = sorted(game.board.component(source, mine))
+                    regions.update(dict.fromkeys(targets, targets))
             for target in targets:
                 if target != source and falls[target] > 0.0:
                     key = (falls[target], armies[source])

@@ -89,18 +89,19 @@ def covers(nbrs: Sequence[Sequence[int]], enemy: set[int], strength: Callable[[i
     each the longest path from next to the strongest stack left.  An empty
     list when some part has no start.
     """
-    starts = sorted((t for t in enemy if strength(t) > 0), key=lambda t: (-strength(t), t))
+    power = {t: strength(t) for t in enemy}
+    starts = sorted((t for t in enemy if power[t] > 0), key=lambda t: (-power[t], t))
     if not starts:
         return []
     found = [[path] for path in longest_paths(nbrs, enemy, starts) if len(path) == len(enemy)]
     remaining = set(enemy)
     pieces: list[Path] = []
     while remaining:
-        options = [t for t in remaining if strength(t) > 0]
+        options = [t for t in remaining if power[t] > 0]
         if not options:
             return found
-        top = max(strength(t) for t in options)
-        paths = longest_paths(nbrs, remaining, sorted(t for t in options if strength(t) == top))
+        top = max(power[t] for t in options)
+        paths = longest_paths(nbrs, remaining, sorted(t for t in options if power[t] == top))
         pieces.append(paths[0])
         remaining -= set(paths[0])
     if pieces not in found:
