@@ -39,6 +39,7 @@ from typing import Any
 
 from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
+    ContinentPlan,
     _fall_probabilities,
     _kept,
     _lists,
@@ -57,6 +58,7 @@ from riskmath.game.actions import (
     TradeCards,
 )
 from riskmath.game.codec import Checked, to_engine
+from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
 from riskmath.game.position import most_to_move, room
@@ -194,7 +196,7 @@ class OddsAgent:
         for name, continent in board.continents.items():
             if all(owners[t] == me for t in continent.ids) or self._out_of_reach(state, me, continent.ids, pool):
                 continue
-            plan = plan_continent(state, me, name, pool)
+            plan = _plan_continent(state, me, name, pool)
             score = plan.probability * continent.bonus
             if plan.probability >= self.take_threshold and (best is None or score > best[0]):
                 best = (score, plan)
@@ -398,6 +400,44 @@ _HANDLERS = {
     Phase.SETUP_PLACE: "_setup_place",
     Phase.SETUP_CAPITAL: "_capital",
 }
+
+
+#: Plans remembered by :func:`_plan_continent` (all forgotten when full); a plan holds a few short lists.
+_PLANS_KEPT = 8192
+_PLANS: dict[tuple[int, str, int, int, tuple[int, ...]], tuple[Game, ContinentPlan]] = {}
+_REGIONS: dict[int, tuple[Game, dict[str, tuple[int, ...]]]] = {}
+
+
+def _plan_continent(state: GameState, me: int, name: str, pool: int) -> ContinentPlan:
+    """:func:`plan_continent`, remembered: the same plan comes back for the same continent and surroundings.
+
+    A plan depends only on which territories of the continent and of its
+    neighbors are the player's and on their armies (and on ``pool``, the
+    board and the combat rules, which the game fixes), so those are the key.
+    About a quarter of the plans of odds-agent self-play repeat.
+    """
+    game, pos = state.game, state.position
+    regions = _REGIONS.get(id(game))
+    if regions is None or regions[0] is not game:
+        if len(_REGIONS) >= 64:
+            _REGIONS.clear()
+        around: dict[str, tuple[int, ...]] = {}
+        for key, continent in game.board.continents.items():
+            members = set(continent.ids)
+            around[key] = tuple(sorted(members.union(*(game.neighbors[t] for t in members))))
+        regions = _REGIONS[id(game)] = (game, around)
+    owners, armies = pos.owner, pos.armies
+    region = regions[1][name]
+    signature = tuple([armies[t] if owners[t] == me else -armies[t] for t in region])  # (armies are >= 1)
+    key = (id(game), name, me, pool, signature)
+    found = _PLANS.get(key)
+    if found is not None and found[0] is game:
+        return found[1]
+    plan = plan_continent(state, me, name, pool)
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[key] = (game, plan)
+    return plan
 
 
 def _merged(todo: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -56,13 +56,11 @@ def _strongest_attackers(
     # A rival is a living player other than the owner (neutrals and unclaimed territories never attack).
     rival = [0 <= o < players and alive[o] for o in range(-1, game.owners)]  # rival[o + 1]
     gain = [income(game, pos, p) if reinforcements and alive[p] else 0 for p in range(players)]
-    result: list[tuple[int, int] | None] = []
-    for t, owner in enumerate(owners):
+    result: list[tuple[int, int] | None] = [None] * len(owners)
+    for t in range(len(owners)) if only is None else only:
+        owner = owners[t]
         best: tuple[int, int] | None = None
         top = 0
-        if only is not None and t not in only:
-            result.append(best)
-            continue
         for u in game.neighbors[t]:
             enemy = owners[u]
             if enemy == owner or not rival[enemy + 1]:
@@ -70,7 +68,7 @@ def _strongest_attackers(
             able = armies[u] - 1 + gain[enemy]
             if best is None or able > top:
                 best, top = (able, u), able
-        result.append(best)
+        result[t] = best
     return result
 
 
