@@ -252,7 +252,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{name:<50} riskmath {ours * 1e3:9.2f} ms   (listing 100^20 throws: infeasible)")
 
     m = 60
-    ours = best(lambda: rm.battle(m, m, exact=True).win_probability, slow_repeat)
+
+    def swept_exact() -> object:  # computed, not read back from the cache of battles
+        clear_battle_cache()
+        return rm.battle(m, m, exact=True).win_probability
+
+    ours = best(swept_exact, slow_repeat)
     base = best(lambda: baselines.forward_battle_exact(m, m), slow_repeat)
     report(f"battle({m}, {m}, exact=True) v Fraction DP", ours, base, None)
 

@@ -46,10 +46,16 @@ def _search(nbrs: Sequence[Sequence[int]], targets: Set[int], starts: Sequence[i
     budget = SEARCH_LIMIT
 
     free: set[int] = set()  # the targets not on the path being extended
+    # Each target's neighbors among the targets, as a set (a count of free neighbors is then one C call);
+    # a neighbor listed twice would count twice, so such a graph keeps the plain count.
+    near = {u: frozenset(v for v in nbrs[u] if v in targets) for u in targets}
+    plain = any(len(set(nbrs[u])) != len(nbrs[u]) for u in targets)
 
     def onward(t: int) -> list[int]:
         options = [u for u in nbrs[t] if u in free]
-        return sorted(options, key=lambda u: (sum(v in free for v in nbrs[u]), u))
+        if plain:
+            return sorted(options, key=lambda u: (sum(v in free for v in nbrs[u]), u))
+        return sorted(options, key=lambda u: (len(near[u] & free), u))
 
     def extend(path: list[int]) -> bool:
         nonlocal best_len, budget
