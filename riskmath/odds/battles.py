@@ -16,6 +16,7 @@ The sparse matrix view of the same chain is :class:`riskmath.BattleChain`.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -261,6 +262,7 @@ class _Result:
         self.values: dict[str, Any] = {}
 
 
+_LOCK = threading.RLock()
 _RESULTS: dict[Key, _Result] = {}  # in the order remembered: the oldest goes first
 _HELD = [0.0]  # estimated bytes held by _RESULTS
 
@@ -290,20 +292,21 @@ def _remember(
     result = _Result(memory, seconds, nbytes)
     if nbytes * _LARGEST_SHARE > BATTLE_CACHE_BYTES:
         return result  # not kept: its Battle still shares its own values with itself
-    token = _TOKENS.get(combat)
-    if token is None:
-        if len(_TOKENS) >= _MAX_VARIANTS:
-            clear_battle_cache()
-        token = _TOKENS[combat] = len(_TOKENS)
-    key = (attackers, defenders, stop_at, exact, token)
-    old = _RESULTS.pop(key, None)
-    if old is not None:
-        _HELD[0] -= old.nbytes
-    _RESULTS[key] = result
-    _HELD[0] += nbytes
-    while _HELD[0] > BATTLE_CACHE_BYTES:
-        oldest = next(iter(_RESULTS))
-        _HELD[0] -= _RESULTS.pop(oldest).nbytes
+    with _LOCK:  # (threads: lookups are single dict reads, but this is several steps)
+        token = _TOKENS.get(combat)
+        if token is None:
+            if len(_TOKENS) >= _MAX_VARIANTS:
+                clear_battle_cache()
+            token = _TOKENS[combat] = len(_TOKENS)
+        key = (attackers, defenders, stop_at, exact, token)
+        old = _RESULTS.pop(key, None)
+        if old is not None:
+            _HELD[0] -= old.nbytes
+        _RESULTS[key] = result
+        _HELD[0] += nbytes
+        while _HELD[0] > BATTLE_CACHE_BYTES:
+            oldest = next(iter(_RESULTS))
+            _HELD[0] -= _RESULTS.pop(oldest).nbytes
     return result
 
 
@@ -335,10 +338,11 @@ def clear_battle_cache() -> None:
     >>> battle_cache_info()["entries"]
     0
     """
-    _RESULTS.clear()
-    _HELD[0] = 0.0
-    _TOKENS.clear()
-    _TOKENS[_CLASSIC] = 0
+    with _LOCK:
+        _RESULTS.clear()
+        _HELD[0] = 0.0
+        _TOKENS.clear()
+        _TOKENS[_CLASSIC] = 0
 
 
 def battle_cache_info() -> dict[str, float]:
