@@ -149,14 +149,15 @@ class OddsAgent:
 
     # -- reinforcement ----------------------------------------------------------------
     def _reinforce(self, state: GameState) -> Any:
-        legal = state.legal_actions()
-        for action in legal:  # the trades come first: look at the first action only (not every placement)
-            if isinstance(action, TradeCards):
-                return action
-            break
-        if state.pool == 0:
-            return legal[0] if len(legal) else None
         me = state.current_player
+        if len(state.position.hands[me]) >= 3 or state.pool == 0:  # (a trade takes three cards)
+            legal = state.legal_actions()
+            for action in legal:  # the trades come first: look at the first action only (not every placement)
+                if isinstance(action, TradeCards):
+                    return action
+                break
+            if state.pool == 0:
+                return legal[0] if len(legal) else None
         turn, todo, routes, held = self._plans.get(me, (-1, [], [], 0))
         owners = _lists(state)[0]
         stale = sum(k for _, k in todo) != state.pool or any(owners[t] != me for t, _ in todo)
@@ -370,11 +371,13 @@ class OddsAgent:
         me = state.current_player
         game, pos = state.game, state.position
         placer, due = pos.queue[0]
+        if placer != me:
+            return None  # a neutral's army: the fallback places it
         # The territories that may take an army and how many (not the list of every placement: O(territories)).
         most = {t: min(due, room(game, pos, t, setup=True)) for t, o in enumerate(pos.owner) if o == placer}
         most = {t: k for t, k in most.items() if k > 0}
-        if not most or placer != me:
-            return None  # a neutral's army: the fallback places it
+        if not most:
+            return None
         falls = _fall_probabilities(state, False, only=most)
         names = game.board.territories
         target = max(sorted(most, key=names.__getitem__), key=falls.__getitem__)  # the first by name on ties
