@@ -9,7 +9,9 @@ It decides from :mod:`riskmath.evaluate` and the battle and conquest odds:
   armies go where a single attack is most likely to win (a card needs a
   capture).  First, though, a held continent whose chance of being kept
   (:func:`~riskmath.evaluate.hold_probability`) is below ``hold_threshold``
-  gets up to half the armies on its most threatened territories.
+  gets up to half the armies on its most threatened territories.  (A
+  continent that a quick guess finds hopeless is not planned, and plans and
+  route searches are remembered: see ``_out_of_reach``.)
 - **Attack.** Follow the plan's routes in order while the exact chance of
   finishing the rest of the route (:func:`riskmath.conquest`) is at least
   ``continue_threshold``; then attack any neighbor it beats with
@@ -223,7 +225,9 @@ class OddsAgent:
         ``take_threshold``, or when there are fewer armies than territories
         to take.  Measured on 6,843 plans of odds-agent self-play: the guess
         skipped 56 % of them, and the best real plan among those skipped had
-        a probability of 0.105 (the threshold is 0.35), so no decision changed.
+        a probability of 0.105 (the threshold is 0.35): no decision changed
+        there, nor in the pinned seeded games.  A heuristic, not a bound: with
+        a much lower ``take_threshold`` it could skip a plan that reaches it.
         """
         owners, armies = _lists(state)
         neighbors = state.game.neighbors

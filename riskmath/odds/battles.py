@@ -230,8 +230,9 @@ class _FinalMoments:
 # arguments (the resolved combat rules included): the final distribution,
 # the expected rolls and the statistics and final states computed so far, all
 # immutable and shared by the Battles of the same arguments, so a hit gives
-# the very same numbers (Fractions too).  Least recently used entries go
-# first once the entries' estimated size passes BATTLE_CACHE_BYTES.
+# the very same numbers (Fractions too).  The oldest entries go first once
+# the entries' estimated size passes BATTLE_CACHE_BYTES (first in, first out:
+# a hit costs no bookkeeping).
 
 #: Bytes the shared cache of battle results may hold (an estimate from the sizes of the numbers kept).
 BATTLE_CACHE_BYTES = 32 * 2**20
