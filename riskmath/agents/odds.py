@@ -429,9 +429,9 @@ def _plan_continent(state: GameState, me: int, name: str, pool: int) -> Continen
         if len(_REGIONS) >= 64:
             _REGIONS.clear()
         around: dict[str, tuple[int, ...]] = {}
-        for key, continent in game.board.continents.items():
+        for label, continent in game.board.continents.items():
             members = set(continent.ids)
-            around[key] = tuple(sorted(members.union(*(game.neighbors[t] for t in members))))
+            around[label] = tuple(sorted(members.union(*(game.neighbors[t] for t in members))))
         regions = _REGIONS[id(game)] = (game, around)
     owners, armies = pos.owner, pos.armies
     region = regions[1][name]
