@@ -26,6 +26,7 @@ import baselines
 import imports
 
 import riskmath as rm
+from riskmath.odds.battles import clear_battle_cache
 from riskmath.odds.dice import count_pair_wins
 
 
@@ -40,6 +41,12 @@ def best(func: Callable[[], object], repeat: int, *, warm_up: bool = True) -> fl
     return min(timeit.repeat(func, number=1, repeat=repeat))
 
 
+def best_per_call(func: Callable[[], object], repeat: int, number: int) -> float:
+    """Best mean wall time per call over ``repeat`` runs of ``number`` calls, after one warm-up call."""
+    func()
+    return min(timeit.repeat(func, number=number, repeat=repeat)) / number
+
+
 def peak_memory(func: Callable[[], object]) -> int:
     tracemalloc.start()
     func()
@@ -48,10 +55,15 @@ def peak_memory(func: Callable[[], object]) -> int:
     return peak
 
 
-def report(name: str, ours: float, baseline: float, target: float | None) -> None:
+def report(name: str, ours: float, baseline: float, target: float | None, unit: str = "ms") -> None:
+    """One line: both times (in ``unit``, "ms" or "us"), their ratio and the verdict on the target."""
     ratio = baseline / ours
     verdict = "" if target is None else f"  (target >= {target:g}x: {'met' if ratio >= target else 'NOT met'})"
-    print(f"{name:<50} riskmath {ours * 1e3:9.2f} ms   baseline {baseline * 1e3:9.1f} ms   {ratio:7.1f}x{verdict}")
+    scale = 1e3 if unit == "ms" else 1e6
+    print(
+        f"{name:<50} riskmath {ours * scale:9.2f} {unit}   baseline {baseline * scale:9.1f} {unit}   "
+        f"{ratio:7.1f}x{verdict}"
+    )
 
 
 def report_alone(name: str, ours: float, note: str = "") -> None:
@@ -64,6 +76,34 @@ def check_close(name: str, ours: dict[int, float], theirs: dict[int, float], tol
     worst = max(abs(ours.get(k, 0.0) - theirs.get(k, 0.0)) for k in ours.keys() | theirs.keys())
     if not worst < tolerance:
         raise AssertionError(f"{name}: riskmath and the baseline differ by {worst:.3g} (tolerance {tolerance:g})")
+
+
+def small_battles(repeat: int) -> None:
+    """``battle(n, n).win_probability`` against a pure-Python DP of the whole battle (issue 12, part 5).
+
+    Both sides compute the same quantity, the attacker's win probability of a
+    new battle from its start: riskmath's ``battle(n, n).win_probability``,
+    the baseline :func:`baselines.invasion_win_probability` (the outcome
+    distribution of a forward DP, as kalgynirae/Minerva's
+    ``calculate_invasion`` computes it, summed over the wins).  riskmath
+    answers a battle asked before from its shared cache of battles (as an
+    agent or a notebook asking again does), which is what the ratio measures;
+    the "computed" figures clear that cache before every call.
+    """
+    for m, target in ((5, 10), (10, 10), (30, 10), (75, 10)):
+        theirs = baselines.invasion_win_probability(m, m)
+        check_close(f"battle({m}, {m}) v the DP", {1: rm.battle(m, m).win_probability}, {1: theirs}, 1e-12)
+        number = max(1, 2000 // (m * m))
+        base = best_per_call(lambda m=m: baselines.invasion_win_probability(m, m), repeat, number)
+        ours = best_per_call(lambda m=m: rm.battle(m, m).win_probability, repeat, 2000)
+
+        def computed(m: int = m) -> float:
+            clear_battle_cache()
+            return rm.battle(m, m).win_probability
+
+        cold = best_per_call(computed, repeat, number)
+        report(f"battle({m}, {m}).win_probability v Python DP", ours, base, target, "us")
+        report("  the same computed (cache cleared each call)", cold, base, None, "us")
 
 
 def chained(repeat: int, slow_repeat: int) -> None:
@@ -143,10 +183,13 @@ def rules_engine(games: int, quick: bool) -> None:
     scanning, _ = playouts.turns_per_second("scanning", 2 if quick else 4, warm_up=1)
     print(f"{'aggressive agents scanning legal_actions(), apply()':<50} {scanning:9.0f} player-turns/s")
     baselines_by_agent = {"random": fast, "aggressive": scanning}
+    four_players: dict[str, float] = {}
     for name in playouts.available():
         cap = 300 if name in baselines_by_agent else 60  # agents added later may be slow: shorter games
         for players in (2, 4):
             rate, turns = playouts.simulate_rate(name, players, budget=budget, max_turns=cap)
+            if players == 4:
+                four_players[name] = rate
             label = f"simulate: {name}, {players} players ({turns} turns)"
             if cap != 300:
                 label = f"simulate: {name}, {players} players, cap {cap} ({turns} turns)"
@@ -156,6 +199,11 @@ def rules_engine(games: int, quick: bool) -> None:
             if players == 4 and name == "aggressive":
                 line += f"  (target >= 20000: {'met' if rate >= 20_000 else 'NOT met'})"
             print(line)
+    if "odds" in four_players and "aggressive" in four_players:
+        ratio = four_players["odds"] / four_players["aggressive"]
+        label = "odds agent v aggressive, 4 players (above)"
+        verdict = "met" if ratio >= 0.2 else "NOT met"
+        print(f"{label:<50} {ratio:9.3f} of its player-turns/s   (target >= 0.2: {verdict})")
     for name, players, n in (("aggressive", 4, 60 if quick else 160), ("random", 4, 6 if quick else 16)):
         one, two, turns = playouts.scaling(name, players, n)
         label = f"simulate n_jobs=2 v 1: {name}, {players} players ({n} games)"
@@ -230,9 +278,15 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     n = 1000
-    ours = best(lambda: rm.battle(n, n).outcomes, repeat)
+
+    def swept_battle() -> object:  # the sweep itself, not a read from the shared cache of battles
+        clear_battle_cache()
+        return rm.battle(n, n).outcomes
+
+    ours = best(swept_battle, repeat)
     base = best(lambda: baselines.forward_battle(n, n), slow_repeat)
     report(f"battle({n}, {n}) with its outcome distribution", ours, base, 30)
+    small_battles(repeat)
 
     ours = best(lambda: rm.odds_table(n, n), repeat)
     base = best(lambda: baselines.backward_table(n, n), slow_repeat)
@@ -253,7 +307,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{name:<50} riskmath {ours * 1e3:9.2f} ms   (listing 100^20 throws: infeasible)")
 
     m = 60
-    ours = best(lambda: rm.battle(m, m, exact=True).win_probability, slow_repeat)
+
+    def swept_exact() -> object:  # computed, not read back from the cache of battles
+        clear_battle_cache()
+        return rm.battle(m, m, exact=True).win_probability
+
+    ours = best(swept_exact, slow_repeat)
     base = best(lambda: baselines.forward_battle_exact(m, m), slow_repeat)
     report(f"battle({m}, {m}, exact=True) v Fraction DP", ours, base, None)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +11,7 @@ import numpy as np
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
 from riskmath.game.cards import has_set, is_set
+from riskmath.game.position import income
 from riskmath.odds._cache import chain_success, win_probability
 
 if TYPE_CHECKING:
@@ -43,33 +44,48 @@ def _is_rival(state: GameState, owner: int, other: int) -> bool:
     return other not in (owner, -1) and other < state.game.players and state.alive(other)
 
 
-def _strongest_attackers(state: GameState, reinforcements: bool) -> list[tuple[int, int] | None]:
-    """Per territory: (armies able to attack, territory) of its strongest rival neighbor, or None."""
-    game = state.game
-    owners, armies = _lists(state)
-    income = {p: state.reinforcements(p) for p in range(game.players)} if reinforcements else {}
-    result: list[tuple[int, int] | None] = []
-    for t, owner in enumerate(owners):
+def _strongest_attackers(
+    state: GameState, reinforcements: bool, only: Collection[int] | None = None
+) -> list[tuple[int, int] | None]:
+    """Per territory: (armies able to attack, territory) of its strongest rival neighbor, or None.
+
+    With ``only``, the territories not in it get None without a look.
+    """
+    game, pos = state.game, state.position
+    owners, armies, alive, players = pos.owner, pos.armies, pos.alive, game.players
+    # A rival is a living player other than the owner (neutrals and unclaimed territories never attack).
+    rival = [0 <= o < players and alive[o] for o in range(-1, game.owners)]  # rival[o + 1]
+    gain = [income(game, pos, p) if reinforcements and alive[p] else 0 for p in range(players)]
+    result: list[tuple[int, int] | None] = [None] * len(owners)
+    for t in range(len(owners)) if only is None else only:
+        owner = owners[t]
         best: tuple[int, int] | None = None
+        top = 0
         for u in game.neighbors[t]:
             enemy = owners[u]
-            if not _is_rival(state, owner, enemy):
+            if enemy == owner or not rival[enemy + 1]:
                 continue
-            able = armies[u] - 1 + income.get(enemy, 0)
-            if best is None or able > best[0]:
-                best = (able, u)
-        result.append(best)
+            able = armies[u] - 1 + gain[enemy]
+            if best is None or able > top:
+                best, top = (able, u), able
+        result[t] = best
     return result
 
 
 def _fall_probabilities(
-    state: GameState, reinforcements: bool, strongest: list[tuple[int, int] | None] | None = None
+    state: GameState,
+    reinforcements: bool,
+    strongest: list[tuple[int, int] | None] | None = None,
+    only: Collection[int] | None = None,
 ) -> list[float]:
-    """Per territory, the chance it falls to its strongest rival neighbor (``strongest`` if already found)."""
+    """Per territory, the chance it falls to its strongest rival neighbor (``strongest`` if already found).
+
+    With ``only``, the territories not in it get 0 without a look.
+    """
     combat = state.game.rules.combat
     armies = _lists(state)[1]
     if strongest is None:
-        strongest = _strongest_attackers(state, reinforcements)
+        strongest = _strongest_attackers(state, reinforcements, only)
     return [0.0 if best is None else win_probability(best[0], armies[t], combat) for t, best in enumerate(strongest)]
 
 
@@ -210,8 +226,9 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
 # -- continents ---------------------------------------------------------------------
 def _source(state: GameState, player: int, first: int) -> int:
     """The territory of ``player`` next to ``first`` with the most armies (lowest id on ties)."""
-    mine = [u for u in state.game.neighbors[first] if state.owner(u) == player]
-    return max(sorted(mine), key=lambda u: state.armies(u))
+    owners, armies = _lists(state)
+    mine = [u for u in state.game.neighbors[first] if owners[u] == player]
+    return max(sorted(mine), key=armies.__getitem__)
 
 
 class ContinentPlan:
@@ -284,7 +301,8 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     """
     game = state.game
     members = game.board.continents[continent].ids
-    enemy = {t for t in members if state.owner(t) != player}
+    owners, stacks = _lists(state)
+    enemy = {t for t in members if owners[t] != player}
     if not enemy:
         return ContinentPlan(1.0, [], [], [])
     nbrs = game.neighbors
@@ -299,7 +317,6 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
                     component.add(u)
                     frontier.append(u)
         components.append(component)
-    owners, stacks = _lists(state)
 
     def strength(t: int) -> int:  # the strongest stack of the player next to t (0: none)
         return max((stacks[u] for u in nbrs[t] if owners[u] == player), default=0)
@@ -319,22 +336,22 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
 
 
 def _evaluate_routes(state: GameState, player: int, paths: list[tuple[int, ...]], armies: int) -> ContinentPlan:
-    weights = [sum(state.armies(t) for t in path) for path in paths]
+    stacks = _lists(state)[1]
+    weights = [sum(stacks[t] for t in path) for path in paths]
     sources = [_source(state, player, path[0]) for path in paths]
     placed = shares(armies, weights)
     attackers = []
     for k, source in enumerate(sources):
         sharing = [j for j, s in enumerate(sources) if s == source]
-        own = shares(state.armies(source) - 1, [weights[j] for j in sharing])[sharing.index(k)]
+        own = shares(stacks[source] - 1, [weights[j] for j in sharing])[sharing.index(k)]
         attackers.append(own + placed[k])
     combat = state.game.rules.combat
     probability = 1.0
     for path, able in zip(paths, attackers, strict=True):
-        defenders = [state.armies(t) for t in path]
         if able < 1:
             probability = 0.0
             break
-        probability *= chain_success(able, tuple(defenders), combat)
+        probability *= chain_success(able, tuple([stacks[t] for t in path]), combat)
     routes = [(source, *path) for source, path in zip(sources, paths, strict=True)]
     return ContinentPlan(probability, routes, attackers, placed)
 

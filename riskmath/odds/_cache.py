@@ -28,6 +28,51 @@ def _plenty(defenders: int) -> int:
 
 
 _RESOLUTION = 1e-12
+#: Battles up to this size on both sides are read from the smallest grid, kept as Python lists.
+_SMALL = 32
+
+
+class _Memo:
+    """What the agents' queries remember for one combat variant, found by identity on the hot path.
+
+    ``given`` is the ``rules`` argument as the caller passed it (None, a
+    :class:`CombatRules` or rules carrying one), so that the same object
+    asked again costs one ``is`` test rather than a hash of the rules.
+    Bounded: at most ``_MEMO_RULES`` variants, each with at most
+    ``_MEMO_CHAINS`` remembered chains (cleared when full).
+    """
+
+    __slots__ = ("_small", "chains", "combat", "given")
+
+    def __init__(self, given: object, combat: CombatRules) -> None:
+        self.given = given
+        self.combat = combat
+        self.chains: dict[tuple[int, tuple[int, ...]], float] = {}
+        self._small: list[list[float]] | None = None
+
+    def small(self) -> list[list[float]]:
+        if self._small is None:
+            self._small = _win_grid(self.combat, _SMALL).tolist()
+        return self._small
+
+
+_MEMO_RULES = 16
+_MEMO_CHAINS = 1 << 16
+_MEMOS: dict[CombatRules, _Memo] = {}
+_LAST: list[_Memo] = [_Memo(object(), CombatRules())]  # a sentinel: no caller passes that object
+
+
+def _memo(rules: object) -> _Memo:
+    """The memo of ``rules`` (resolved), made the one the hot path tries first."""
+    combat = rules if type(rules) is CombatRules else resolve_rules(rules)
+    memo = _MEMOS.get(combat)
+    if memo is None:
+        if len(_MEMOS) >= _MEMO_RULES:
+            _MEMOS.clear()
+        memo = _MEMOS[combat] = _Memo(rules, combat)
+    memo.given = rules
+    _LAST[0] = memo
+    return memo
 
 
 def win_probability(attackers: int, defenders: int, rules: object = None) -> float:
@@ -53,7 +98,16 @@ def win_probability(attackers: int, defenders: int, rules: object = None) -> flo
     >>> round(win_probability(3, 2, CombatRules()), 6)  # three attackers against two, to the end
     0.655954
     """
-    combat = rules if type(rules) is CombatRules else resolve_rules(rules)
+    memo = _LAST[0]
+    if rules is not memo.given:
+        memo = _memo(rules)
+    if type(attackers) is int and type(defenders) is int and 0 < attackers <= _SMALL and 0 < defenders <= _SMALL:
+        return memo.small()[attackers - 1][defenders - 1]  # the slow path's grid of 32, read from Python lists
+    return _win_probability(attackers, defenders, memo.combat)
+
+
+def _win_probability(attackers: int, defenders: int, combat: CombatRules) -> float:
+    """:func:`win_probability` past the grid of the smallest battles."""
     if attackers < 1:
         return 0.0
     if defenders < 1:
@@ -69,7 +123,7 @@ def win_probability(attackers: int, defenders: int, rules: object = None) -> flo
     if attackers > _LARGEST or defenders > _LARGEST:  # an estimate: the battle scaled down to the largest grid
         scale = _LARGEST / max(attackers, defenders)
         attackers, defenders = max(1, round(attackers * scale)), max(1, round(defenders * scale))
-    size = 32
+    size = _SMALL
     while size < attackers or size < defenders:
         size *= 2
     return float(_win_grid(combat, size)[attackers - 1, defenders - 1])
@@ -88,8 +142,16 @@ def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = No
     chance below 1e-12; a chain still over 2,048 armies (on either side) is
     estimated from the chain scaled down to 2,048.
     """
-    combat = rules if type(rules) is CombatRules else resolve_rules(rules)
-    return _chain_success(attackers, tuple(defenders), combat)
+    memo = _LAST[0]
+    if rules is not memo.given:
+        memo = _memo(rules)
+    key = (attackers, tuple(defenders))
+    found = memo.chains.get(key)
+    if found is None:
+        if len(memo.chains) >= _MEMO_CHAINS:
+            memo.chains.clear()
+        found = memo.chains[key] = _chain_success(attackers, key[1], memo.combat)
+    return found
 
 
 @lru_cache(maxsize=65536)
@@ -111,12 +173,10 @@ def _chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRul
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
         return float(conquest(attackers, list(defenders), rules=combat).success_probability)
     battles = _battles(combat, _size(attackers))
-    force = np.zeros(battles.size + 1)
-    force[attackers] = 1.0
-    for k, d in enumerate(defenders):
+    force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
+    for d in defenders[1:]:
+        force = np.append(force[1:], 0.0)  # one army stays behind in each capture
         force = force @ battles.ending(d)  # survivors of the win; losses drop out
-        if k < len(defenders) - 1:
-            force = np.append(force[1:], 0.0)  # one army stays behind in each capture
     return min(1.0, float(force.sum()))
 
 

@@ -307,7 +307,7 @@ def _bonus_game(bonus: int, players: int = 3) -> rm.Game:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("bonus", [10**3, 10**6])
+@pytest.mark.parametrize("bonus", [10**3, 10**6, 10**9])
 @pytest.mark.parametrize("agent", [OddsAgent, AggressiveAgent, RandomAgent])
 def test_a_huge_continent_bonus_costs_no_time_per_army(agent, bonus):
     start = time.perf_counter()

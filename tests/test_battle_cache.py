@@ -1,0 +1,155 @@
+"""The shared caches behind small battles and the agents' odds: a hit gives exactly what a computation gives."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import combat_rules
+
+import riskmath as rm
+from riskmath.evaluate import _routes
+from riskmath.odds import _cache, battles
+from riskmath.odds.battles import STATISTICS, battle_cache_info, clear_battle_cache
+
+
+def everything(b: rm.Battle) -> dict[str, object]:
+    """Every statistic (None where undefined) and the whole final distribution, as plain values."""
+    values: dict[str, object] = {}
+    for name in (*STATISTICS, "variance_attacker_losses", "variance_defender_losses"):
+        try:
+            values[name] = getattr(b, name)
+        except rm.UndefinedStatisticError:
+            values[name] = None
+    values["outcomes"] = list(b.outcomes.items())
+    values["repr"] = repr(b)
+    values["inputs"] = (b.attackers, b.defenders, b.stop_at, b.exact, b.rules)
+    return values
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    attackers=st.integers(0, 30),
+    defenders=st.integers(1, 30),
+    stop_at=st.integers(0, 5),
+    exact=st.booleans(),
+    rules=st.one_of(st.none(), combat_rules),
+)
+def test_a_cached_battle_equals_a_computed_one(attackers, defenders, stop_at, exact, rules):
+    if exact and rules is not None and rules.attacker_sides * rules.defender_sides > 25:
+        exact = False  # (exact sweeps with big dice are slow; the float path covers those rules)
+    clear_battle_cache()
+    computed = rm.battle(attackers, defenders, stop_at=stop_at, exact=exact, rules=rules)
+    first = everything(computed)
+    assert battle_cache_info()["entries"] == 1
+    cached = rm.battle(attackers, defenders, stop_at=stop_at, exact=exact, rules=rules)
+    assert cached is not computed
+    assert cached._shared is computed._shared  # it was a hit
+    assert everything(cached) == first  # == on floats: bit for bit; on Fractions: exactly
+    # and a hit after the statistics were computed once serves them without recomputing
+    again = rm.battle(attackers, defenders, stop_at=stop_at, exact=exact, rules=rules)
+    assert "win_probability" in vars(again)
+    assert everything(again) == first
+    if exact:
+        assert all(isinstance(p, Fraction) for _, p in first["outcomes"])
+
+
+def test_equal_rules_share_entries_and_other_rules_do_not():
+    clear_battle_cache()
+    classic = rm.battle(5, 5)
+    assert rm.battle(5, 5, rules=rm.CombatRules())._shared is classic._shared
+    three = rm.battle(5, 5, rules=rm.CombatRules.three_defender_dice())
+    assert three._shared is not classic._shared
+    assert three.win_probability < classic.win_probability
+    assert rm.battle(5, 5, exact=True)._shared is not classic._shared
+    assert rm.battle(5, 5, stop_at=1)._shared is not classic._shared
+
+
+@pytest.mark.parametrize("bad", [5.0, True, Fraction(5), "5", None, -1])
+def test_a_bad_argument_is_refused_even_when_an_equal_key_is_cached(bad):
+    rm.battle(5, 5)
+    rm.battle(1, 5)
+    with pytest.raises(rm.InvalidArgumentError):
+        rm.battle(bad, 5)
+    with pytest.raises(rm.InvalidArgumentError):
+        rm.battle(5, 5, exact=1)
+
+
+def test_a_cached_battle_is_still_refused_under_lower_limits():
+    rm.battle(200, 200, exact=True)  # cached under the default limits
+    with pytest.raises(rm.ResourceLimitError, match="would take about"), rm.set_limits(max_seconds=1e-9):
+        rm.battle(200, 200, exact=True)
+    with pytest.raises(rm.ResourceLimitError, match="needs about"), rm.set_limits(max_memory=1024):
+        rm.battle(200, 200)
+
+
+def test_the_cache_stays_within_its_budget(monkeypatch):
+    clear_battle_cache()
+    monkeypatch.setattr(battles, "BATTLE_CACHE_BYTES", 200_000)
+    rng = random.Random(3)
+    for _ in range(300):
+        rm.battle(rng.randint(1, 60), rng.randint(1, 60), exact=rng.random() < 0.1)
+        info = battle_cache_info()
+        assert info["bytes"] <= info["limit"] == 200_000
+    assert 0 < info["entries"] < 300
+    held = sum(r.nbytes for r in battles._RESULTS.values())
+    assert held == pytest.approx(info["bytes"])  # the running total is the sum of the entries
+    rm.battle(1000, 1000)  # too big a share of this budget: computed, not kept
+    assert battle_cache_info()["bytes"] <= 200_000
+    clear_battle_cache()
+    assert battle_cache_info() == {"entries": 0, "bytes": 0.0, "limit": 200_000.0}
+
+
+def test_the_oldest_entries_go_first(monkeypatch):
+    clear_battle_cache()
+    sizes = [battles._RESULTS[(a, 1, 0, False, 0)].nbytes for a in range(1, 12) if rm.battle(a, 1)]
+    clear_battle_cache()
+    monkeypatch.setattr(battles, "BATTLE_CACHE_BYTES", int(sum(sizes[1:])))  # room for all but the first
+    for a in range(1, 12):
+        rm.battle(a, 1)
+    assert [key[:2] for key in battles._RESULTS] == [(a, 1) for a in range(2, 12)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(attackers=st.integers(-2, 80), defenders=st.integers(-2, 80), rules=st.one_of(st.none(), combat_rules))
+def test_agent_odds_from_the_memo_equal_the_grids(attackers, defenders, rules):
+    """win_probability reads small battles from a Python copy of the same grid the slow path reads."""
+    combat = rules if rules is not None else rm.CombatRules()
+    fast = _cache.win_probability(attackers, defenders, rules)
+    slow = _cache._win_probability(attackers, defenders, combat)
+    assert fast == slow
+    if attackers >= 1 and defenders >= 1:
+        assert fast == pytest.approx(rm.battle(attackers, defenders, rules=rules).win_probability, abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    attackers=st.integers(1, 60),
+    defenders=st.lists(st.integers(1, 8), min_size=1, max_size=4),
+    rules=st.one_of(st.none(), combat_rules),
+)
+def test_agent_chain_odds_from_the_memo_equal_a_computation(attackers, defenders, rules):
+    combat = rules if rules is not None else rm.CombatRules()
+    first = _cache.chain_success(attackers, tuple(defenders), rules)
+    assert _cache.chain_success(attackers, tuple(defenders), rules) == first
+    assert first == _cache._chain_success.__wrapped__(attackers, tuple(defenders), combat)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_remembered_route_searches_equal_fresh_ones(data):
+    nbrs = rm.Game(3).neighbors
+    targets = set(data.draw(st.lists(st.integers(0, len(nbrs) - 1), min_size=1, max_size=14, unique=True)))
+    starts = data.draw(st.lists(st.sampled_from(sorted(targets)), min_size=1, max_size=len(targets), unique=True))
+    fresh = _routes._search(nbrs, targets, starts)
+    assert _routes.longest_paths(nbrs, targets, starts) == fresh
+    assert _routes.longest_paths(nbrs, targets, starts) == fresh  # the remembered answer
+    assert _routes.longest_paths([list(n) for n in nbrs], targets, starts) == fresh  # lists: not cached
+    for path in fresh:
+        assert set(path) <= targets | {path[0]}
+        assert len(set(path)) == len(path)
+        assert all(b in nbrs[a] for a, b in pairwise(path))
