@@ -86,7 +86,7 @@ if TYPE_CHECKING:
         Symbol,
         TradeCards,
     )
-    from riskmath.sim import GameRecord, play, simulate
+    from riskmath.sim import GameRecord, play, simulate, win_probabilities
 
 # The rules model and the simulations (with the agents and evaluations they use) are imported
 # on first use of one of their names (PEP 562), so that ``import riskmath`` and ``riskmath odds``
@@ -119,7 +119,7 @@ _LAZY = {
         ),
         "riskmath.game",
     ),
-    **dict.fromkeys(("GameRecord", "play", "simulate"), "riskmath.sim"),
+    **dict.fromkeys(("GameRecord", "play", "simulate", "win_probabilities"), "riskmath.sim"),
 }
 #: Subpackages and modules reachable as attributes of ``riskmath`` without importing them first.
 _SUBMODULES = ("agents", "errors", "evaluate", "game", "odds", "plots", "sim", "tournament")
@@ -210,4 +210,5 @@ __all__ = [
     "simulate",
     "solve_matrix_game",
     "success_curve",
+    "win_probabilities",
 ]

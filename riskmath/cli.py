@@ -12,6 +12,8 @@ Subcommands::
     riskmath simulate --players 4 --agents aggressive,random,random,random --games 100
                       [--jobs 2] [--seed 0] [--max-turns 300] [--preset us_1993] [--out results.csv]
                       [--progress]
+    riskmath outlook position.json [--agents odds] [--games 500] [--jobs 2] [--seed 0]
+                     [--max-turns N] [--out table.csv] [--progress]
 
 Bad input prints one line ``riskmath: error: ...`` on stderr and exits with
 status 2.
@@ -217,6 +219,22 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--preset", default="us_1993", help="rules preset (see the docs)")
     sim.add_argument("--out", default=None, metavar="CSV", help="also write one row per game to this CSV file")
     sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
+
+    outlook = commands.add_parser("outlook", help="who wins from a saved position: games played on from it")
+    outlook.add_argument("position", help="a saved GameState (GameState.to_json), or - for standard input")
+    outlook.add_argument(
+        "--agents", default="odds", help="one agent for every seat, or comma-separated, one per seat (default odds)"
+    )
+    outlook.add_argument("--games", type=_count, default=500)
+    outlook.add_argument(
+        "--jobs", type=_jobs, default=1, help="worker processes, -1 for one per CPU (at most one per CPU and game)"
+    )
+    outlook.add_argument("--seed", type=_count, default=0)
+    outlook.add_argument(
+        "--max-turns", type=_count, default=None, metavar="N", help="at most N more player-turns from the position"
+    )
+    outlook.add_argument("--out", default=None, metavar="CSV", help="also write the table to this CSV file")
+    outlook.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
     return parser
 
 
@@ -394,6 +412,74 @@ def _simulate(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _read_position(path: str) -> Any:
+    """The saved state at ``path`` (``-``: standard input), refused in one line if unreadable or inconsistent."""
+    from riskmath.game.serialize import MAX_TEXT
+    from riskmath.game.state import GameState
+
+    if path == "-":
+        text = sys.stdin.read(MAX_TEXT + 1)
+    else:
+        if os.path.isdir(path):
+            raise InvalidArgumentError(f"position {path!r} is a directory, not a saved state")
+        try:
+            if os.path.getsize(path) > 4 * MAX_TEXT:  # (at most 4 bytes a character in UTF-8)
+                raise InvalidArgumentError(f"position {path!r} is larger than a saved state may be")
+            with open(path, encoding="utf-8") as file:
+                text = file.read(MAX_TEXT + 1)
+        except OSError as error:
+            raise InvalidArgumentError(f"position {path!r} cannot be read: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise InvalidArgumentError(f"position {path!r} is not UTF-8 text (a saved state is JSON)") from None
+    return GameState.from_json(text)
+
+
+def _outlook(args: argparse.Namespace) -> str:
+    from riskmath.sim.rollouts import win_probabilities
+
+    if args.out:
+        _check_out(args.out)
+    state = _read_position(args.position)
+    names = [name.strip() for name in args.agents.split(",")]
+    agents: str | list[str] = names[0] if len(names) == 1 else names
+    if args.max_turns == 0:
+        raise InvalidArgumentError("--max-turns must be at least 1 (more player-turns from the position)")
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
+            warnings.simplefilter("always", RuntimeWarning)
+            table = win_probabilities(
+                state,
+                agents,
+                args.games,
+                seed=args.seed,
+                n_jobs=args.jobs,
+                max_turns=args.max_turns,
+                progress=args.progress,
+            )
+    except SimulationInterrupted:
+        raise _InterruptedError("interrupted: no table (the shares need every game)") from None
+    _notes(caught)
+    if args.out:
+        try:
+            table.to_csv(args.out)
+        except OSError as error:
+            raise InvalidArgumentError(f"--out {args.out!r} could not be written: {error.strerror or error}") from None
+    seats = names if len(names) > 1 else names * state.game.players
+    attrs = table.attrs
+    lines = [
+        f"{state!r}: {args.games} games played on, seed {args.seed}, stopped at player-turn {attrs['turn_cap']}",
+        "  player  agent        win    (95% interval)",
+    ]
+    for player, row in table.iterrows():
+        who = seats[int(player)]
+        gone = "" if state.is_terminal() or state.alive(int(player)) else "  (eliminated)"
+        lines.append(
+            f"  {player:>6}  {who:<11} {row['win']:6.1%}  ({row['win_low']:5.1%} to {row['win_high']:5.1%}){gone}"
+        )
+    lines.append(f"  draws (turn cap) {attrs['draw']:6.1%}  ({attrs['draw_low']:5.1%} to {attrs['draw_high']:5.1%})")
+    return "\n".join(lines)
+
+
 @contextlib.contextmanager
 def _any_digits() -> Iterator[None]:
     """Lift Python's limit on printing long integers (3.10.7 and later) for the duration."""
@@ -424,7 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         handlers = {"roll": _roll, "odds": _odds, "table": _table, "conquest": _conquest, "need": _need}
-        handler = {**handlers, "policy": _policy, "simulate": _simulate}[args.command]
+        handler = {**handlers, "policy": _policy, "simulate": _simulate, "outlook": _outlook}[args.command]
         # Exact answers may have more than the 4300 digits Python prints by default (the arguments, parsed
         # above, were capped at _MAX_DIGITS each, and the odds functions at riskmath.set_limits' time limit).
         with _any_digits():

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from riskmath._validation import shown
 from riskmath.agents.basic import Agent, AggressiveAgent, RandomAgent
 from riskmath.agents.odds import OddsAgent
 from riskmath.agents.search import SearchAgent
@@ -67,5 +68,5 @@ def make_agent(name: str) -> Any:
     riskmath.errors.InvalidArgumentError: unknown agent 'greedy'; agents are random, aggressive, odds, search
     """
     if name not in AGENTS:
-        raise InvalidArgumentError(f"unknown agent {name!r}; agents are {', '.join(AGENTS)}")
+        raise InvalidArgumentError(f"unknown agent {shown(name)}; agents are {', '.join(AGENTS)}")
     return AGENTS[name]()

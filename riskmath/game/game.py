@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import secrets
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -211,6 +211,117 @@ class Game:
         if not isinstance(auto_chance, bool):
             raise InvalidArgumentError(f"auto_chance must be True or False, got {auto_chance!r}")
         return GameState.initial(self, seed=seed, auto_chance=auto_chance)
+
+    def position(
+        self,
+        owners: Mapping[Any, int],
+        armies: Mapping[Any, int],
+        *,
+        current_player: int = 0,
+        cards: Mapping[int, Iterable[str]] | None = None,
+        sets_traded: int = 0,
+        turn: int = 1,
+        missions: Mapping[int, str] | None = None,
+        capitals: Mapping[int, Any] | None = None,
+        killed_by: Mapping[int, int] | None = None,
+        seed: int | None = None,
+        auto_chance: bool = False,
+    ) -> GameState:
+        """A position set up by hand: the state at the start of ``current_player``'s turn.
+
+        The way to study "what if" from any position: describe the board,
+        get a state the engine can play on from (``legal_actions``,
+        ``apply``, :func:`riskmath.win_probabilities`).  The state is the one
+        the engine would have at the start of that turn: the player's
+        reinforcements (territories and continents) to place, a forced trade
+        first with too many cards, and so on.  The cards not in a hand are the
+        draw pile; the discard pile is empty.
+
+        Parameters
+        ----------
+        owners : mapping of territory to int
+            The owner of every territory (name, alias or id, as everywhere):
+            a player ``0 .. players - 1``, or a neutral in the two-player
+            variants that have them.  A player holding nothing is eliminated.
+        armies : mapping of territory to int
+            The armies on every territory (the same territories), each at
+            least 1 (and at most ``Rules.max_armies_per_territory``).
+        current_player : int, default 0
+            Whose turn starts; a player holding territory.
+        cards : mapping of int to list of str, optional
+            Each player's hand: territory names (their cards) or ``"wild"``.
+        sets_traded : int, default 0
+            Sets traded so far in the game (the next set's value follows).
+        turn : int, default 1
+            The player-turn that starts (``state.turn``; at most the game's
+            turn cap).
+        missions : mapping of int to str, optional
+            Secret Mission RISK (and only then): every player's mission, e.g.
+            ``{0: "destroy_1", 1: "occupy_24", ...}``.
+        capitals : mapping of int to territory, optional
+            Capital RISK (and only then): every player's headquarters.
+        killed_by : mapping of int to int, optional
+            Who eliminated each eliminated player (it matters for "destroy"
+            missions); by default ``current_player``.
+        seed : int, optional
+            Seeds the state's generator, as in :meth:`new_initial_state`.
+        auto_chance : bool, default False
+            As in :meth:`new_initial_state`.
+
+        Returns
+        -------
+        GameState
+            A sound state (``problems()`` is empty; it round-trips through
+            ``to_json``), over at once only if a mission or the headquarters
+            already decide the game.
+
+        Raises
+        ------
+        InvalidArgumentError
+            Naming the bad value: a territory missing, unknown or given twice
+            (an alias and its name), owners and armies naming different
+            territories, an owner out of range, armies not an integer of at
+            least 1, an unknown card, a card in two hands, more cards than the
+            rules allow, cards held by a player without territory, a
+            ``current_player`` out of range or eliminated, fewer than two
+            players holding territory, ``sets_traded < 0``, or missions or
+            headquarters missing, given without the rules that have them, or
+            inconsistent.
+
+        Examples
+        --------
+        >>> game = Game(3)
+        >>> names = game.board.territories
+        >>> owners = {name: i % 3 for i, name in enumerate(names)}
+        >>> armies = dict.fromkeys(names, 2) | {"Ukraine": 10}
+        >>> state = game.position(owners, armies, current_player=1, cards={1: ["Alaska", "Peru", "wild"]}, seed=0)
+        >>> state, state.pool, state.cards(1)
+        (<GameState turn 1, REINFORCE, player 1 to move>, 4, ('Alaska', 'Peru', 'wild'))
+        >>> state.problems(), GameState.from_json(state.to_json()) == state
+        ([], True)
+        >>> game.position(owners | {"eastern canada": 1}, armies)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        riskmath.errors.InvalidArgumentError: owners names Quebec twice (as 'Quebec' and 'eastern canada'; ...)
+        """
+        from riskmath.game.build import build_position
+
+        if not isinstance(auto_chance, bool):
+            raise InvalidArgumentError(f"auto_chance must be True or False, got {auto_chance!r}")
+        position = build_position(
+            self,
+            owners,
+            armies,
+            current_player=current_player,
+            cards=cards,
+            sets_traded=sets_traded,
+            turn=turn,
+            missions=missions,
+            capitals=capitals,
+            killed_by=killed_by,
+            seed=seed,
+        )
+        return GameState(self, position, auto_chance=auto_chance)
 
     def replay(self, actions: Iterable[Any], seed: int | None = None, *, auto_chance: bool = False) -> GameState:
         """The state reached by applying ``actions`` to a new game.

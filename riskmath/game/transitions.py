@@ -187,6 +187,21 @@ def _start_turn(game: Game, pos: Position, player: int) -> None:
     _after_placement(game, pos)
 
 
+def start_turn_at(game: Game, pos: Position, player: int, turn: int) -> None:
+    """Begin player-turn ``turn`` of ``player`` on a position set up by hand (``Game.position``).
+
+    What the engine does when the previous turn ends (income, a forced
+    trade, a mission checked on one's own turn); first, where a capture can
+    decide the game (Capital RISK, missions checked at once), the win the
+    engine would already have declared.
+    """
+    pos.turn, pos.player = turn, player
+    if game.decided_by_captures and _check_missions(game, pos):
+        return
+    pos.turn = turn - 1
+    _start_turn(game, pos, player)
+
+
 def _holds_set(game: Game, pos: Position) -> bool:
     hand = [game.cards[c] for c in pos.hands[pos.player]]
     return len(hand) >= 3 and has_set(hand)

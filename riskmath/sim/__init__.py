@@ -3,10 +3,12 @@
 :mod:`~riskmath.sim.simulation` has :func:`play` (one game, a
 :class:`GameRecord`) and :func:`simulate` (many, a DataFrame);
 :mod:`~riskmath.sim.tournaments` plays line-ups with the seats rotated and
-reports win rates with Wilson intervals.
+reports win rates with Wilson intervals; :mod:`~riskmath.sim.rollouts` has
+:func:`win_probabilities` (who wins from a given state, by playing on from it).
 """
 
+from riskmath.sim.rollouts import win_probabilities
 from riskmath.sim.simulation import GameRecord, game_seeds, play, simulate
 from riskmath.sim.tournaments import tournament, wilson_interval
 
-__all__ = ["GameRecord", "game_seeds", "play", "simulate", "tournament", "wilson_interval"]
+__all__ = ["GameRecord", "game_seeds", "play", "simulate", "tournament", "wilson_interval", "win_probabilities"]

@@ -19,12 +19,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from riskmath.errors import AgentError, IllegalActionError
-from riskmath.game.chance import UNIT, battle, step
+from riskmath.game.chance import MASK, UNIT, battle, step
 from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.game import Game, GameState
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
-from riskmath.game.position import most_to_move
+from riskmath.game.position import Position, most_to_move
 from riskmath.game.transitions import apply_action, end_blitz, occupy, resolve_chance
 
 Decide = Callable[[GameState, random.Random], Checked]
@@ -71,10 +71,22 @@ def run_game(
     *,
     keep_actions: bool,
     snapshot: Callable[[GameState], dict[str, Any]] | None = None,
+    start: Position | None = None,
 ) -> tuple[GameState, list[Any], list[dict[str, Any]]]:
-    """Play one game in place: the final state, the decisions (if kept) and the per-turn snapshots."""
+    """Play one game in place: the final state, the decisions (if kept) and the per-turn snapshots.
+
+    From a new game, or from a copy of the position ``start`` (a position of
+    ``game``, already checked) whose generator is reseeded with ``seed``, so
+    that its own future dice are never used.
+    """
     agents = copy.deepcopy(list(agents))  # fresh agents: no game depends on the games played before it here
-    state = GameState.initial(game, seed=seed, auto_chance=True)
+    if start is None:
+        state = GameState.initial(game, seed=seed, auto_chance=True)
+    else:
+        begin = start.copy()
+        begin.rng = seed & MASK
+        resolve_chance(game, begin)  # a start at a chance node (a battle declared, a card to draw) goes on at once
+        state = GameState(game, begin, auto_chance=True)
     pos = state.position  # the live record: changed in place below, shown to trusted agents through ``state``
     deciders = [fast_decider(agent) for agent in agents]
     trusted = [getattr(agent, "trusted", False) is True for agent in agents]

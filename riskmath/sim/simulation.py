@@ -36,10 +36,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_int
+import riskmath.game.serialize as serialize
+from riskmath._validation import SIZE_CAP, check_cost, check_int, shown
 from riskmath.agents import Agent
-from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted
+from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, StateError
 from riskmath.game.game import Game
+from riskmath.game.position import Position
 from riskmath.game.state import GameState
 from riskmath.sim._loop import run_game
 
@@ -141,8 +143,15 @@ def _snapshot(state: GameState) -> dict[str, Any]:
     return row
 
 
-def play(game: Game, agents: Sequence[Agent], seed: int, *, record_history: bool = True) -> GameRecord:
-    """Play one game between ``agents`` (one per seat) from ``seed``.
+def play(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    *,
+    record_history: bool = True,
+    start: GameState | None = None,
+) -> GameRecord:
+    """Play one game between ``agents`` (one per seat) from ``seed``, from a new game or from ``start``.
 
     The game is played on one private state changed in place, with every
     chance node drawn from the state's generator (``auto_chance``).  An agent
@@ -161,11 +170,20 @@ def play(game: Game, agents: Sequence[Agent], seed: int, *, record_history: bool
         The game's seed (its chance generator and, spawned from it, the agents').
     record_history : bool, default True
         Keep a snapshot at the start of every player-turn.
+    start : GameState, optional
+        Play on from this state instead of a new game: from a copy reseeded
+        with ``seed`` (``start.reseeded(seed)``), so that the state's own
+        future dice are never used.  It must be a state of a game with the
+        same players, board and rules as ``game`` (the turn cap may differ:
+        ``game``'s applies); a state that is over gives a record at once.
 
     Raises
     ------
     InvalidArgumentError
-        For the wrong number of agents, or a negative seed.
+        For the wrong number of agents, a negative seed, or a ``start`` of
+        another kind of game (naming the difference).
+    StateError
+        For a ``start`` that is inconsistent (``GameState.problems``).
     IllegalActionError
         If an untrusted agent returns an illegal action (naming the agent).
 
@@ -181,11 +199,47 @@ def play(game: Game, agents: Sequence[Agent], seed: int, *, record_history: bool
     """
     _check_agents(game, agents)
     check_int("seed", seed, minimum=0)
+    begin = _check_start(game, start)
     snapshot = _snapshot if record_history else None
     final, actions, snapshots = run_game(
-        game, agents, seed, _agent_rngs(seed, game.players), keep_actions=True, snapshot=snapshot
+        game, agents, seed, _agent_rngs(seed, game.players), keep_actions=True, snapshot=snapshot, start=begin
     )
     return GameRecord(seed, actions, final, snapshots)
+
+
+def _check_start(game: Game, start: object) -> Position | None:
+    """The position of ``start`` (None for a new game), refused unless a sound state of a game like ``game``."""
+    if start is None:
+        return None
+    if not isinstance(start, GameState):
+        raise InvalidArgumentError(f"start must be a GameState (or None for a new game), got {shown(start)}")
+    other = start.game
+    if other is not game:
+        differences = []
+        if other.players != game.players:
+            differences.append(f"{other.players} players, not {game.players}")
+        if other.board != game.board:
+            differences.append(f"board {other.board.name!r} is not the game's board {game.board.name!r}")
+        mine, theirs = game.rules.to_dict(), other.rules.to_dict()
+        keys = sorted(
+            key for key in mine.keys() | theirs.keys() if key != "turn_cap" and mine.get(key) != theirs.get(key)
+        )
+        if keys:
+            differences.append(
+                "rules differ in " + ", ".join(f"{k} ({theirs.get(k)!r}, not {mine.get(k)!r})" for k in keys)
+            )
+        if other.defender_decides != game.defender_decides:
+            differences.append(f"defender_decides is {other.defender_decides}, not {game.defender_decides}")
+        if differences:
+            raise InvalidArgumentError(("start is a state of another kind of game: " + "; ".join(differences))[:600])
+    if game.max_turns is not None and start.turn > game.max_turns:
+        raise InvalidArgumentError(
+            f"start is at player-turn {start.turn}, past the turn cap of {game.max_turns} (raise max_turns)"
+        )
+    found = serialize.problems(game, start.position)
+    if found:
+        raise StateError(("start is not a consistent state: " + "; ".join(found))[:600])
+    return start.position
 
 
 def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
@@ -196,8 +250,8 @@ def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
             raise InvalidArgumentError(f"{agent!r} is not an agent: it has no act(state, rng) method")
 
 
-def _row(game: Game, agents: Sequence[Agent], seed: int) -> dict[str, Any]:
-    final = run_game(game, agents, seed, _agent_rngs(seed, game.players), keep_actions=False)[0]
+def _row(game: Game, agents: Sequence[Agent], seed: int, start: Position | None = None) -> dict[str, Any]:
+    final = run_game(game, agents, seed, _agent_rngs(seed, game.players), keep_actions=False, start=start)[0]
     row: dict[str, Any] = {"seed": seed, "winner": final.winner, "draw": final.draw, "turns": final.turn}
     for seat in range(game.players):
         held = final.territories_of(seat)
@@ -211,14 +265,14 @@ def _row(game: Game, agents: Sequence[Agent], seed: int) -> dict[str, Any]:
 _GAMES: dict[str, Game] = {}
 
 
-def _rows(args: tuple[str, Game, Sequence[Agent], list[int]]) -> list[dict[str, Any]]:
-    token, game, agents, seeds = args
+def _rows(args: tuple[str, Game, Sequence[Agent], list[int], Position | None]) -> list[dict[str, Any]]:
+    token, game, agents, seeds, start = args
     if token not in _GAMES:
         if len(_GAMES) >= 4:
             _GAMES.clear()
         _GAMES[token] = game
     game = _GAMES[token]
-    return [_row(game, agents, seed) for seed in seeds]
+    return [_row(game, agents, seed, start) for seed in seeds]
 
 
 def _progress_bar(total: int) -> Any:
@@ -242,8 +296,9 @@ def simulate(
     executor: Executor | None = None,
     max_turns: int | None = None,
     progress: bool = False,
+    start: GameState | None = None,
 ) -> pd.DataFrame:
-    """Play ``n_games`` games and tabulate them, one row per game.
+    """Play ``n_games`` games and tabulate them, one row per game (new games, or on from ``start``).
 
     Games are played on the fast in-place path of :func:`play`.  In
     parallel, the games go out in chunks (about four per worker, so that the
@@ -275,6 +330,15 @@ def simulate(
         Show a progress bar on stderr counting the games, with their rate in
         games per second (as chunks finish when in parallel).  Needs tqdm
         (``pip install 'riskmath[progress]'``).
+    start : GameState, optional
+        Play every game on from this state instead of a new game: game ``k``
+        from ``start.reseeded(game_seeds(seed, n_games)[k])``, so that the
+        state's own future dice are never used.  It must be a sound state of
+        a game with the same players, board and rules (the turn cap may
+        differ: ``max_turns`` or ``game``'s applies, counted from the start of
+        the game, so it must not be behind ``start.turn``); a state that is
+        over gives its rows at once.  :func:`riskmath.win_probabilities`
+        tabulates who wins from here.
 
     Returns
     -------
@@ -286,7 +350,10 @@ def simulate(
     Raises
     ------
     InvalidArgumentError
-        For a bad argument, or ``progress=True`` without tqdm installed.
+        For a bad argument, ``progress=True`` without tqdm installed, or a
+        ``start`` of another kind of game (the message names the difference).
+    StateError
+        For a ``start`` that is inconsistent (``GameState.problems``).
     AgentError
         If an agent raises, returns an illegal action (then also an
         ``IllegalActionError``) or, trusted, goes round in circles; it names
@@ -305,6 +372,11 @@ def simulate(
     (['seed', 'winner', 'draw', 'turns'], 4)
     """
     n = check_int("n_games", n_games, minimum=1)
+    check_cost(
+        lambda: f"simulate with n_games={shown(n)}",
+        memory=min(n, SIZE_CAP) * (_BYTES_PER_GAME + _BYTES_PER_SEAT * game.players),
+        hint="play fewer games (or several batches with different seeds); ",
+    )
     jobs = _check_jobs(n_jobs)
     check_int("seed", seed, minimum=0)
     if not isinstance(progress, bool):
@@ -312,6 +384,7 @@ def simulate(
     if max_turns is not None:
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=max_turns)
     _check_agents(game, agents)
+    begin = _check_start(game, start)
     seeds = game_seeds(seed, n)
     rows: dict[int, dict[str, Any]] = {}  # by game number: the finished games, kept whatever happens
     bar = _progress_bar(n) if progress else None
@@ -320,20 +393,20 @@ def simulate(
             workers = _workers(jobs, n)
             if workers == 1:
                 for k, game_seed in enumerate(seeds):
-                    rows[k] = _row(game, agents, game_seed)
+                    rows[k] = _row(game, agents, game_seed, begin)
                     if bar is not None:
                         bar.update(1)
             else:
                 pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
                 try:
-                    _in_parallel(pool, workers, game, agents, seeds, bar, rows)
+                    _in_parallel(pool, workers, game, agents, seeds, bar, rows, begin)
                 except BaseException:
                     _stop(pool)
                     raise
                 pool.shutdown(wait=True)
         else:
             workers = min(max(jobs if jobs > 0 else 2, 2), n)
-            _in_parallel(executor, workers, game, agents, seeds, bar, rows)
+            _in_parallel(executor, workers, game, agents, seeds, bar, rows, begin)
     except AgentError as error:
         error.results = _table(rows, game.players)
         raise
@@ -343,6 +416,10 @@ def simulate(
         if bar is not None:
             bar.close()
     return _table(rows, game.players)
+
+
+#: The table's memory per game (a row of Python values while the games run, then the DataFrame), roughly.
+_BYTES_PER_GAME, _BYTES_PER_SEAT = 700, 200
 
 
 def _check_jobs(n_jobs: object) -> int:
@@ -410,12 +487,13 @@ def _in_parallel(
     seeds: list[int],
     bar: Any,
     rows: dict[int, dict[str, Any]],
+    start: Position | None = None,
 ) -> None:
     """Play ``seeds`` in chunks on ``executor``, putting each finished game's row in ``rows`` by game number."""
     size = min(-(-len(seeds) // (4 * workers)), _MOST_PER_CHUNK)
     starts = range(0, len(seeds), size)
     token = uuid.uuid4().hex
-    futures = {executor.submit(_rows, (token, game, agents, seeds[k : k + size])): k for k in starts}
+    futures = {executor.submit(_rows, (token, game, agents, seeds[k : k + size], start)): k for k in starts}
     try:
         for future in as_completed(futures):
             k = futures[future]

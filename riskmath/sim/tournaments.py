@@ -58,7 +58,10 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     p = k / n
     center = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, center - half), min(1.0, center + half)
+    # At k = 0 (k = n) the lower (upper) end is exactly 0 (1); in floating point it may miss by an ulp.
+    low = 0.0 if k == 0 else max(0.0, center - half)
+    high = 1.0 if k == n else min(1.0, center + half)
+    return low, high
 
 
 def tournament(

@@ -116,3 +116,45 @@ def test_small_calls_still_work_under_the_limit():
     result = run("odds", "10", "10")
     assert result.returncode == 0, result.stderr
     assert "win_probability" in result.stdout
+
+
+def _saved_position(tmp_path) -> str:
+    import riskmath as rm
+
+    game = rm.Game(3, max_turns=100)
+    names = game.board.territories
+    owners = dict.fromkeys(names, 0) | {"Kamchatka": 1, "Peru": 2}
+    path = tmp_path / "position.json"
+    path.write_text(game.position(owners, dict.fromkeys(names, 2), seed=0).to_json())
+    return str(path)
+
+
+#: ``riskmath outlook`` with hostile files and options: (how to make the file from a sound one, extra options).
+OUTLOOK = {
+    "deeply nested JSON": (lambda text: "[" * 100_000 + "]" * 100_000, []),
+    "a 5000-digit army count": (lambda text: text.replace('"armies":[2,', '"armies":[' + HUGE + ","), []),
+    "a float army count": (lambda text: text.replace('"armies":[2,', '"armies":[2.5,'), []),
+    "an empty file": (lambda text: "", []),
+    "a list": (lambda text: "[1, 2, 3]", []),
+    "huge games": (lambda text: text, ["--games", "9" * 399]),
+    "huge seed": (lambda text: text, ["--seed", HUGE]),
+    "negative max turns": (lambda text: text, ["--max-turns", "-5"]),
+    "an agent name of 5000 characters": (lambda text: text, ["--agents", "x" * 5000]),
+    "agents for 1000 seats": (lambda text: text, ["--agents", ",".join(["random"] * 1000)]),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", list(OUTLOOK))
+def test_hostile_outlook_gives_one_line_and_status_2(kind, tmp_path):
+    make, options = OUTLOOK[kind]
+    path = tmp_path / "hostile.json"
+    with open(_saved_position(tmp_path), encoding="utf-8") as sound:
+        path.write_text(make(sound.read()))
+    assert_refused("outlook", str(path), "--agents", "random", "--games", "2", *options)
+
+
+def test_outlook_under_the_limit_works(tmp_path):
+    result = run("outlook", _saved_position(tmp_path), "--agents", "aggressive", "--games", "3", "--max-turns", "50")
+    assert result.returncode == 0, result.stderr
+    assert "player" in result.stdout

@@ -233,11 +233,11 @@ def test_simulation_interrupted_carries_the_finished_games(monkeypatch):
     played = []
     real = simulation._row
 
-    def interrupted_after_three(game, agents, seed):
+    def interrupted_after_three(game, agents, seed, start=None):
         if len(played) == 3:
             raise KeyboardInterrupt
         played.append(seed)
-        return real(game, agents, seed)
+        return real(game, agents, seed, start)
 
     monkeypatch.setattr(simulation, "_row", interrupted_after_three)
     with pytest.raises(KeyboardInterrupt) as info:

@@ -1,0 +1,273 @@
+"""Positions set up by hand: who holds what, with how many armies and which cards (``Game.position``).
+
+:func:`build_position` is the logic behind :meth:`riskmath.Game.position`:
+it checks a description of a board (owners and armies by territory, hands of
+cards, sets traded so far) and returns the position at the start of a player's
+turn, exactly as the engine would have it there (armies to place, a forced
+trade with too many cards, a mission won on one's own turn).  Every
+inconsistency is refused with an :class:`~riskmath.errors.InvalidArgumentError`
+naming the bad value; the position it returns passes the save-file checks of
+``riskmath.game.serialize`` (which are run on it as a last safety net).
+"""
+
+from __future__ import annotations
+
+import numbers
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from riskmath._validation import check_int, is_sequence, shown
+from riskmath.errors import BoardError, InvalidArgumentError, StateError
+from riskmath.game.cards import WILD
+from riskmath.game.chance import MASK
+from riskmath.game.missions import missions_for
+from riskmath.game.position import Position
+from riskmath.game.serialize import problems
+from riskmath.game.transitions import start_turn_at
+
+if TYPE_CHECKING:
+    from riskmath.game.game import Game
+
+__all__ = ["build_position"]
+
+
+def _territory(game: Game, key: object, where: str) -> int:
+    try:
+        return game.board.index(key)  # type: ignore[arg-type]
+    except BoardError as error:
+        raise InvalidArgumentError(f"{where}: {error}") from None
+
+
+def _by_territory(game: Game, values: object, where: str) -> dict[int, tuple[object, object]]:
+    """``values`` (territory -> value) by territory id, with the key as given; unknown or repeated keys refused."""
+    if not isinstance(values, Mapping):
+        raise InvalidArgumentError(f"{where} must be a mapping of territory to value, got {shown(values)}")
+    found: dict[int, tuple[object, object]] = {}
+    names = game.board.territories
+    for key, value in values.items():
+        t = _territory(game, key, where)
+        if t in found:
+            raise InvalidArgumentError(
+                f"{where} names {names[t]} twice (as {found[t][0]!r} and {key!r}; aliases name the same territory)"
+            )
+        found[t] = (key, value)
+    return found
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _player(game: Game, value: object, name: str) -> int:
+    if not _integer(value) or not 0 <= int(value) < game.players:  # type: ignore[call-overload]
+        raise InvalidArgumentError(f"{name} must be a player id in 0..{game.players - 1}, got {shown(value)}")
+    return int(value)  # type: ignore[call-overload, no-any-return]
+
+
+def _board(game: Game, owners: object, armies: object) -> tuple[list[int], list[int]]:
+    """The owner and the armies of every territory, checked."""
+    names, n = game.board.territories, len(game.board)
+    owned = _by_territory(game, owners, "owners")
+    missing = [names[t] for t in range(n) if t not in owned]
+    if missing:
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise InvalidArgumentError(
+            f"owners has no owner for {', '.join(missing[:5])}{more} (every territory needs one)"
+        )
+    counts = _by_territory(game, armies, "armies")
+    if counts.keys() != owned.keys():
+        missing = [names[t] for t in range(n) if t not in counts]
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise InvalidArgumentError(
+            f"owners and armies name different territories: armies has none for {', '.join(missing[:5])}{more}"
+        )
+    owner_ids, army_counts = [], []
+    last = game.owners - 1
+    for t in range(n):
+        key, who = owned[t]
+        if not _integer(who) or not 0 <= int(who) <= last:  # type: ignore[call-overload]
+            kinds = f"players 0..{game.players - 1}" + (f", neutrals {game.players}..{last}" if game.neutrals else "")
+            raise InvalidArgumentError(f"owners[{key!r}] is {shown(who)}, not an owner id ({kinds})")
+        key, count = counts[t]
+        if not _integer(count) or not 1 <= int(count) <= game.cap:  # type: ignore[call-overload]
+            most = f"1 to {game.cap}" if game.cap < 10**9 else "at least 1"
+            raise InvalidArgumentError(
+                f"armies[{key!r}] is {shown(count)}: a territory holds {most} armies (an integer)"
+            )
+        owner_ids.append(int(who))  # type: ignore[call-overload]
+        army_counts.append(int(count))  # type: ignore[call-overload]
+    return owner_ids, army_counts
+
+
+def _card_name(game: Game, card: object, player: int) -> str:
+    if isinstance(card, str) and card.strip().lower() == WILD:
+        return WILD
+    if not isinstance(card, str):
+        raise InvalidArgumentError(f"cards[{player}]: a card is a territory name or 'wild', got {shown(card)}")
+    try:
+        return game.board.name_of(card)
+    except BoardError as error:
+        raise InvalidArgumentError(f"cards[{player}]: unknown card {card!r} ({error})") from None
+
+
+def _hands(game: Game, cards: object, headquarters: set[str]) -> list[list[str]]:
+    """Every player's hand (canonical card names), checked against the deck."""
+    hands: list[list[str]] = [[] for _ in range(game.players)]
+    if cards is None:
+        return hands
+    if not isinstance(cards, Mapping):
+        raise InvalidArgumentError(f"cards must be a mapping of player to a list of card names, got {shown(cards)}")
+    holder: dict[str, int] = {}
+    deck = Counter(game.full_deck)
+    for key, hand in cards.items():
+        player = _player(game, key, "a key of cards")
+        if isinstance(hand, str) or not (is_sequence(hand) or isinstance(hand, Iterable)):
+            raise InvalidArgumentError(f"cards[{player}] must be a list of card names, got {shown(hand)}")
+        hand = list(hand)
+        if len(hand) > len(game.full_deck):
+            raise InvalidArgumentError(f"cards[{player}] holds {len(hand)} cards; the deck has {len(game.full_deck)}")
+        for card in hand:
+            name = _card_name(game, card, player)
+            if name in headquarters:
+                raise InvalidArgumentError(
+                    f"cards[{player}]: the card {name} is a headquarters' card, out of the deck in Capital RISK"
+                )
+            if name != WILD and name in holder:
+                other = holder[name]
+                where = "twice in that hand" if other == player else f"also in the hand of player {other}"
+                raise InvalidArgumentError(f"cards[{player}]: the card {name} is {where} (the deck has one)")
+            holder[name] = player
+            hands[player].append(name)
+    wilds = sum(hand.count(WILD) for hand in hands)
+    if wilds > deck[WILD]:
+        raise InvalidArgumentError(f"cards: {wilds} wild cards in the hands, but the deck has {deck[WILD]}")
+    rules = game.rules
+    forced, at = rules.forced_trade_at, rules.elimination_trade_at
+    if forced is not None and at is not None:
+        most = max(forced, at)  # the most a player can hold at the start of a turn (the save-file limit)
+        for player, hand in enumerate(hands):
+            if len(hand) > most:
+                raise InvalidArgumentError(
+                    f"cards[{player}] holds {len(hand)} cards, more than the rules allow ({most}: forced_trade_at="
+                    f"{forced}, elimination_trade_at={at})"
+                )
+    return hands
+
+
+def _missions(game: Game, missions: object) -> list[str]:
+    deck = game.rules.missions
+    if deck == "none":
+        if missions is not None:
+            raise InvalidArgumentError(f"missions given, but these rules have no secret missions: {shown(missions)}")
+        return []
+    cards = missions_for(deck, game.players)
+    if not isinstance(missions, Mapping):
+        raise InvalidArgumentError(
+            f"Secret Mission RISK: pass missions={{player: mission}} for every player (missions are "
+            f"{', '.join(cards)}), got {shown(missions)}"
+        )
+    chosen: dict[int, str] = {}
+    for key, mission in missions.items():
+        player = _player(game, key, "a key of missions")
+        if mission not in cards:
+            raise InvalidArgumentError(f"missions[{player}] is {shown(mission)}, not one of {', '.join(cards)}")
+        chosen[player] = mission
+    absent = [p for p in range(game.players) if p not in chosen]
+    if absent:
+        raise InvalidArgumentError(f"missions has none for player(s) {absent}: every player holds one")
+    if len(set(chosen.values())) != len(chosen):
+        raise InvalidArgumentError(f"missions {chosen} deal a mission card twice")
+    return [chosen[p] for p in range(game.players)]
+
+
+def _capitals(game: Game, capitals: object) -> list[int]:
+    if game.rules.capital == "none":
+        if capitals is not None:
+            raise InvalidArgumentError(f"capitals given, but these rules have no headquarters: {shown(capitals)}")
+        return []
+    if not isinstance(capitals, Mapping):
+        raise InvalidArgumentError(
+            f"Capital RISK: pass capitals={{player: territory}} for every player, got {shown(capitals)}"
+        )
+    chosen: dict[int, int] = {}
+    for key, territory in capitals.items():
+        player = _player(game, key, "a key of capitals")
+        chosen[player] = _territory(game, territory, f"capitals[{player}]")
+    absent = [p for p in range(game.players) if p not in chosen]
+    if absent:
+        raise InvalidArgumentError(f"capitals has none for player(s) {absent}: every player has a headquarters")
+    if len(set(chosen.values())) != len(chosen):
+        raise InvalidArgumentError("capitals names a territory twice (each player's headquarters is its own)")
+    return [chosen[p] for p in range(game.players)]
+
+
+def build_position(
+    game: Game,
+    owners: Mapping[Any, int],
+    armies: Mapping[Any, int],
+    *,
+    current_player: int = 0,
+    cards: Mapping[int, Iterable[str]] | None = None,
+    sets_traded: int = 0,
+    turn: int = 1,
+    missions: Mapping[int, str] | None = None,
+    capitals: Mapping[int, Any] | None = None,
+    killed_by: Mapping[int, int] | None = None,
+    seed: int | None = None,
+) -> Position:
+    """The position at the start of ``current_player``'s turn; see :meth:`riskmath.Game.position`."""
+    owner, army = _board(game, owners, armies)
+    player = _player(game, current_player, "current_player")
+    alive = [p in owner for p in range(game.players)]
+    if sum(alive) < 2:
+        raise InvalidArgumentError(
+            f"owners leaves {sum(alive)} player(s) holding territory: a game in progress needs at least 2"
+        )
+    if not alive[player]:
+        raise InvalidArgumentError(f"current_player {player} holds no territory: that player is eliminated")
+    sets = check_int("sets_traded", sets_traded, minimum=0)
+    if game.max_turns is None:
+        turn = check_int("turn", turn, minimum=1)
+    else:
+        turn = check_int("turn", turn, minimum=1, maximum=game.max_turns)
+    rng = secrets.randbits(64) if seed is None else check_int("seed", seed, minimum=-(1 << 63)) & MASK
+    chosen_missions = _missions(game, missions)
+    chosen_capitals = _capitals(game, capitals)
+    names = game.board.territories
+    headquarters = {names[t] for t in chosen_capitals}
+    hands = _hands(game, cards, headquarters)
+    for p, hand in enumerate(hands):
+        if hand and not alive[p]:
+            raise InvalidArgumentError(f"cards[{p}] holds {len(hand)} card(s) but player {p} holds no territory")
+    killers = [-1] * game.players
+    given = {} if killed_by is None else killed_by
+    if not isinstance(given, Mapping):
+        raise InvalidArgumentError(f"killed_by must be a mapping of player to player, got {shown(given)}")
+    for key, killer in given.items():
+        victim = _player(game, key, "a key of killed_by")
+        if alive[victim]:
+            raise InvalidArgumentError(f"killed_by[{victim}]: player {victim} holds territory, it is not eliminated")
+        killer = _player(game, killer, f"killed_by[{victim}]")
+        if killer == victim:
+            raise InvalidArgumentError(f"killed_by[{victim}] is {victim}: a player is not eliminated by itself")
+        killers[victim] = killer
+    for p in range(game.players):
+        if not alive[p] and killers[p] < 0:
+            killers[p] = player  # by default the player to move eliminated the others
+    deck = [card for card in game.full_deck if card not in headquarters]  # the draw pile: the rest of the deck
+    for hand in hands:
+        for card in hand:
+            deck.remove(card)
+    pos = Position.initial(len(names), game.players, deck=deck, setup_left=[0] * game.owners, rng=rng)
+    pos.owner, pos.armies, pos.hands = owner, army, hands
+    pos.sets_traded = sets
+    pos.first = player
+    pos.alive, pos.killed_by = alive, killers
+    pos.missions, pos.capitals = chosen_missions, chosen_capitals
+    start_turn_at(game, pos, player, turn)
+    found = problems(game, pos)
+    if found:  # a case the checks above missed: never hand out an inconsistent state
+        raise StateError("the position is inconsistent: " + "; ".join(found))
+    return pos

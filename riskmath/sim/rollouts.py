@@ -1,0 +1,179 @@
+"""Who wins from here: win chances from any position, by playing games on from it (rollouts).
+
+:func:`win_probabilities` plays ``n_games`` games on from a state with
+:func:`~riskmath.sim.simulation.simulate` (``start=state``): each game from a
+copy of the state reseeded from ``seed`` (so that the state's own future
+dice are never used), with fresh copies of the agents.  It reports each
+player's share of wins with a 95 % Wilson score interval and, in the
+table's ``attrs``, the share of games ended by the turn cap.  The answer is
+the chance of winning *when these agents play on*: it is a property of the
+agents as much as of the position.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any
+
+from riskmath._validation import check_int, is_sequence, shown
+from riskmath.agents import Agent, make_agent
+from riskmath.errors import InvalidArgumentError
+from riskmath.game.game import Game
+from riskmath.game.state import GameState
+from riskmath.sim.simulation import simulate
+from riskmath.sim.tournaments import wilson_interval
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["DEFAULT_MORE_TURNS", "win_probabilities"]
+
+#: Player-turns played on from a state at most, when neither ``max_turns`` nor the game sets a cap.
+DEFAULT_MORE_TURNS = 1000
+
+
+def _seat_agents(agents: object, players: int) -> list[Any]:
+    """One agent per seat: from a name or an agent (copied for every seat), or a sequence of them."""
+    if isinstance(agents, str):
+        return [make_agent(agents) for _ in range(players)]
+    if callable(getattr(agents, "act", None)):
+        return [copy.deepcopy(agents) for _ in range(players)]
+    if not is_sequence(agents):
+        raise InvalidArgumentError(
+            f"agents must be an agent, an agent's name or one of them per seat ({players}), got {shown(agents)}"
+        )
+    seats = [make_agent(agent) if isinstance(agent, str) else agent for agent in agents]
+    if len(seats) != players:
+        raise InvalidArgumentError(f"need one agent per player ({players}), got {len(seats)}")
+    return seats
+
+
+def _cap(state: GameState, max_turns: int | None) -> int:
+    """The turn cap (counted from the start of the game) for games played on from ``state``."""
+    if max_turns is not None:
+        return state.turn + check_int("max_turns", max_turns, minimum=1)
+    own = state.game.max_turns
+    return state.turn + DEFAULT_MORE_TURNS if own is None else max(own, state.turn)
+
+
+def win_probabilities(
+    state: GameState,
+    agents: Sequence[Agent | str] | Agent | str,
+    n_games: int,
+    *,
+    seed: int = 0,
+    n_jobs: int = 1,
+    executor: Executor | None = None,
+    max_turns: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Each player's chance of winning from ``state``, by playing ``n_games`` games on from it.
+
+    Game ``k`` starts from ``state.reseeded(s_k)``, ``s_k`` the ``k``-th of
+    :func:`~riskmath.sim.simulation.game_seeds` ``(seed, n_games)``, so the
+    state's own generator (its future dice and cards) is never used: two
+    copies of a position with different generators give the same table.
+    The games run as in :func:`~riskmath.sim.simulation.simulate`
+    (``start=state``), so the table is the same whether they run in one
+    process, in ``n_jobs`` processes or on an ``executor``.
+
+    Parameters
+    ----------
+    state : GameState
+        Any sound state, e.g. from :meth:`riskmath.Game.position`, a saved game
+        (``GameState.from_json``) or ``record.final`` of a played game; one
+        that is over gives its result at once.
+    agents : Agent, str, or sequence of them
+        Who plays on: one agent (or agent name, see
+        :func:`riskmath.agents.make_agent`) per seat, eliminated seats
+        included; or one agent or name, meaning that agent in every seat (a
+        copy each).
+    n_games : int
+        Games to play, at least 1.
+    seed : int, default 0
+        Root of the per-game seeds: the same seed gives the same table.  Use
+        the same seed to compare two positions (common random numbers: the
+        comparison is sharper than the two intervals suggest).
+    n_jobs : int, default 1
+        Worker processes, as in :func:`~riskmath.sim.simulation.simulate`
+        (-1: one per CPU).
+    executor : concurrent.futures.Executor, optional
+        Run the games there instead (e.g. a Dask client's ``get_executor()``).
+    max_turns : int, optional
+        At most this many more player-turns from ``state`` (the cap is
+        ``state.turn + max_turns``); games still running then are draws.  By
+        default the game's own cap (``Game(max_turns=...)`` or
+        ``Rules.turn_cap``), or :data:`DEFAULT_MORE_TURNS` more player-turns
+        when the game has none, so that no game runs for ever.
+    progress : bool, default False
+        A progress bar on stderr (needs tqdm).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``player`` (``0 .. players - 1``), columns ``win`` (the
+        share of games the player won), ``win_low`` and ``win_high`` (its 95 %
+        Wilson interval) and ``games``.  ``attrs`` holds ``draw`` (the share
+        of games ended by the turn cap), ``draw_low``, ``draw_high`` (its
+        interval), ``seed``, ``n_games`` and ``turn_cap`` (the player-turn at
+        which games were stopped).  The ``win`` column and ``draw`` add up to 1.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad argument (naming it), or an unknown agent name.
+    StateError
+        For an inconsistent ``state`` (``GameState.problems``).
+    AgentError
+        If an agent fails, as in :func:`~riskmath.sim.simulation.simulate`.
+
+    Examples
+    --------
+    Player 0 holds every territory but one, with one army on it:
+
+    >>> import riskmath as rm
+    >>> game = rm.Game(2)
+    >>> names = game.board.territories
+    >>> owners = {name: 0 for name in names} | {"Kamchatka": 1}
+    >>> armies = {name: 3 for name in names} | {"Kamchatka": 1}
+    >>> state = game.position(owners, armies, seed=1)
+    >>> table = win_probabilities(state, "aggressive", 20, seed=1)
+    >>> table.round(3)
+              win  win_low  win_high  games
+    player
+    0         1.0    0.839     1.000     20
+    1         0.0    0.000     0.161     20
+    >>> table.attrs["draw"]
+    0.0
+    """
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"state must be a GameState, got {shown(state)}")
+    n = check_int("n_games", n_games, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    game = state.game
+    seats = _seat_agents(agents, game.players)
+    cap = _cap(state, max_turns)
+    if cap != game.max_turns:
+        game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=cap)
+    table = simulate(game, seats, n, seed=seed, n_jobs=n_jobs, executor=executor, progress=progress, start=state)
+    return _summary(table, game.players, n, seed, cap)
+
+
+def _summary(table: pd.DataFrame, players: int, n: int, seed: int, cap: int) -> pd.DataFrame:
+    """The win shares with their intervals, from simulate's table of ``n`` games."""
+    import pandas as pd
+
+    rows = []
+    for player in range(players):
+        wins = int((table["winner"] == player).sum())
+        low, high = wilson_interval(wins, n)
+        rows.append({"player": player, "win": wins / n, "win_low": low, "win_high": high, "games": n})
+    result = pd.DataFrame(rows).set_index("player")
+    draws = int(table["draw"].sum())
+    draw_low, draw_high = wilson_interval(draws, n)
+    result.attrs.update(
+        {"draw": draws / n, "draw_low": draw_low, "draw_high": draw_high, "seed": seed, "n_games": n, "turn_cap": cap}
+    )
+    return result

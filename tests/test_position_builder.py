@@ -1,0 +1,173 @@
+"""Game.position: positions built by hand are the engine's own start of a turn, and bad input is refused by name."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import riskmath as rm
+from riskmath.game.legality import enumerate_actions
+from riskmath.game.phase import Phase
+
+GAME = rm.Game(3)
+NAMES = GAME.board.territories
+# Territories dealt round the table; 2 armies each, Ukraine 10.
+OWNERS = {name: i % 3 for i, name in enumerate(NAMES)}
+ARMIES = dict.fromkeys(NAMES, 2) | {"Ukraine": 10}
+
+
+def build(**changes):
+    arguments = {"owners": OWNERS, "armies": ARMIES} | changes
+    return GAME.position(**arguments)
+
+
+def test_the_start_of_a_turn_as_the_engine_has_it():
+    state = build(current_player=1, seed=5)
+    assert (state.phase, state.current_player, state.turn) == (Phase.REINFORCE, 1, 1)
+    # 14 territories: 14 // 3 = 4 armies, no continent (the deal gives each player a third of every continent).
+    assert state.pool == state.reinforcements(1) == 4
+    assert state.problems() == []
+    assert rm.GameState.from_json(state.to_json()) == state
+    assert state.deck_size == len(GAME.full_deck)  # no hands: the whole deck is the draw pile
+    assert state.owner("eastern canada") == OWNERS["Quebec"]
+    assert state.armies("Ukraine") == 10
+
+
+def test_a_continent_adds_its_bonus_and_a_name_or_alias_or_id_names_a_territory():
+    australia = {"Indonesia": 0, "New Guinea": 0, "Eastern Australia": 0, "Western Australia": 0}
+    owners = {NAMES.index(name) if name != "Quebec" else "eastern canada": owner for name, owner in OWNERS.items()}
+    owners |= {NAMES.index(name): owner for name, owner in australia.items()}
+    state = GAME.position(owners, ARMIES)
+    assert state.pool == state.reinforcements(0) == max(3, len(state.territories_of(0)) // 3) + 2
+
+
+def test_cards_make_hands_and_the_rest_is_the_draw_pile():
+    state = build(cards={0: ["Alaska", "wild"], 2: ["peru"]}, sets_traded=3, seed=1)
+    assert state.cards(0) == ("Alaska", "wild")
+    assert state.cards(2) == ("Peru",)
+    assert state.deck_size == len(GAME.full_deck) - 3
+    assert state.sets_traded == 3
+    assert rm.GameState.from_json(state.to_json()) == state
+
+
+def test_five_cards_force_a_trade_first():
+    hand = ["Alaska", "Peru", "Brazil", "Egypt", "wild"]
+    state = build(cards={0: hand})
+    assert state.phase is Phase.REINFORCE
+    assert all(action.__class__.__name__ == "TradeCards" for action in state.legal_actions())
+
+
+def test_an_eliminated_player_and_the_turn_number():
+    owners = {name: (0 if owner == 2 else owner) for name, owner in OWNERS.items()}
+    state = GAME.position(owners, ARMIES, current_player=1, turn=17)
+    assert not state.alive(2)
+    assert state.alive(0)
+    assert state.turn == 17
+    assert state.position.killed_by == [-1, -1, 1]
+    state = GAME.position(owners, ARMIES, killed_by={2: 0})
+    assert state.position.killed_by == [-1, -1, 0]
+
+
+def test_secret_missions_and_capitals_through_keywords():
+    missions = rm.Game(3, rm.Rules.preset("us_1993_secret_mission"))
+    deal = {0: "destroy_1", 1: "occupy_24", 2: "occupy_18_2"}
+    state = missions.position(OWNERS, ARMIES, missions=deal)
+    assert [state.mission(p) for p in range(3)] == ["destroy_1", "occupy_24", "occupy_18_2"]
+    assert state.problems() == []
+    with pytest.raises(rm.InvalidArgumentError, match="pass missions="):
+        missions.position(OWNERS, ARMIES)
+    capital = rm.Game(3, rm.Rules.preset("us_1993_capital"))
+    state = capital.position(OWNERS, ARMIES, capitals={0: "Alaska", 1: "Northwest Territory", 2: "Greenland"})
+    assert state.capital(1) == "Northwest Territory"
+    assert state.problems() == []
+    assert "Alaska" not in state.position.deck  # headquarters' cards are out of the deck
+    with pytest.raises(rm.InvalidArgumentError, match="capitals="):
+        capital.position(OWNERS, ARMIES)
+
+
+def test_a_position_a_mission_already_decides_is_over():
+    missions = rm.Game(3, rm.Rules.preset("us_1993_secret_mission").replace(mission_check="immediate"))
+    owners = {name: 0 for name in NAMES} | {"Alaska": 1, "Peru": 2}
+    deal = {0: "occupy_24", 1: "destroy_0", 2: "destroy_1"}
+    state = missions.position(owners, ARMIES, missions=deal)
+    assert state.is_terminal()
+    assert state.winner == 0
+    assert state.problems() == []
+
+
+BAD = [
+    ("missing territory", {"owners": {k: v for k, v in OWNERS.items() if k != "Peru"}}, "no owner for Peru"),
+    ("unknown territory", {"owners": OWNERS | {"Atlantis": 0}}, "unknown territory 'Atlantis'"),
+    ("alias twice", {"owners": OWNERS | {"eastern canada": 1}}, "names Quebec twice"),
+    ("armies alias twice", {"armies": ARMIES | {"eastern canada": 1}}, "armies names Quebec twice"),
+    ("owner out of range", {"owners": OWNERS | {"Peru": 3}}, r"owners\['Peru'\] is 3"),
+    ("owner not an int", {"owners": OWNERS | {"Peru": "1"}}, r"owners\['Peru'\] is '1'"),
+    ("zero armies", {"armies": ARMIES | {"Peru": 0}}, r"armies\['Peru'\] is 0"),
+    ("float armies", {"armies": ARMIES | {"Peru": 2.5}}, r"armies\['Peru'\] is 2.5"),
+    ("bool armies", {"armies": ARMIES | {"Peru": True}}, r"armies\['Peru'\] is True"),
+    ("keys differ", {"armies": {k: v for k, v in ARMIES.items() if k != "Peru"}}, "armies has none for Peru"),
+    ("not a mapping", {"owners": [0] * 42}, "owners must be a mapping"),
+    ("unknown card", {"cards": {0: ["Narnia"]}}, "unknown card 'Narnia'"),
+    ("card in two hands", {"cards": {0: ["Peru"], 1: ["peru"]}}, "Peru is also in the hand of player 0"),
+    ("card twice in a hand", {"cards": {0: ["Peru", "Peru"]}}, "Peru is twice in that hand"),
+    ("three wild cards", {"cards": {0: ["wild", "wild"], 1: ["wild"]}}, "3 wild cards"),
+    ("too many cards", {"cards": {0: list(NAMES[:7])}}, r"cards\[0\] holds 7 cards, more than the rules allow"),
+    ("cards key", {"cards": {5: ["Peru"]}}, "a key of cards must be a player id in 0..2, got 5"),
+    (
+        "cards without territory",
+        {"owners": {k: (0 if v == 2 else v) for k, v in OWNERS.items()}, "cards": {2: ["Peru"]}},
+        r"cards\[2\] holds 1 card\(s\) but player 2 holds no territory",
+    ),
+    ("current player out of range", {"current_player": 3}, "current_player must be a player id in 0..2, got 3"),
+    (
+        "current player eliminated",
+        {"owners": {k: (0 if v == 2 else v) for k, v in OWNERS.items()}, "current_player": 2},
+        "current_player 2 holds no territory",
+    ),
+    ("one player left", {"owners": dict.fromkeys(NAMES, 1), "current_player": 1}, "1 player\\(s\\) holding territory"),
+    ("sets traded", {"sets_traded": -1}, "sets_traded"),
+    ("turn", {"turn": 0}, "turn"),
+    ("missions without the rules", {"missions": {0: "occupy_24"}}, "no secret missions"),
+    ("capitals without the rules", {"capitals": {0: "Peru"}}, "no headquarters"),
+    ("killed_by an alive player", {"killed_by": {1: 0}}, "player 1 holds territory"),
+]
+
+
+@pytest.mark.parametrize(("changes", "message"), [case[1:] for case in BAD], ids=[case[0] for case in BAD])
+def test_inconsistent_positions_are_refused_by_name(changes, message):
+    with pytest.raises(rm.InvalidArgumentError, match=message):
+        build(**changes)
+
+
+def test_the_turn_cap_bounds_the_turn():
+    capped = rm.Game(3, max_turns=50)
+    assert capped.position(OWNERS, ARMIES, turn=50).turn == 50
+    with pytest.raises(rm.InvalidArgumentError, match="turn"):
+        capped.position(OWNERS, ARMIES, turn=51)
+
+
+@st.composite
+def boards(draw):
+    players = draw(st.integers(2, 6))
+    game = rm.Game(players, rm.Rules(two_player="none"))
+    owners = draw(st.lists(st.integers(0, players - 1), min_size=len(NAMES), max_size=len(NAMES)))
+    alive = sorted(set(owners))
+    if len(alive) < 2:
+        owners[0] = (owners[0] + 1) % players
+        alive = sorted(set(owners))
+    armies = draw(st.lists(st.integers(1, 40), min_size=len(NAMES), max_size=len(NAMES)))
+    current = draw(st.sampled_from(alive))
+    hand = draw(st.lists(st.sampled_from(NAMES), max_size=4, unique=True))
+    return game, dict(zip(NAMES, owners, strict=True)), dict(zip(NAMES, armies, strict=True)), current, hand
+
+
+@given(boards(), st.integers(0, 10))
+def test_random_positions_are_sound_round_trip_and_can_move(board, sets_traded):
+    game, owners, armies, current, hand = board
+    state = game.position(owners, armies, current_player=current, cards={current: hand}, sets_traded=sets_traded)
+    assert state.problems() == []
+    assert rm.GameState.from_json(state.to_json()) == state
+    assert state.current_player == current
+    assert any(count > 0 for count, _ in enumerate_actions(game, state.position))
+    assert len(state.legal_actions()) > 0
