@@ -29,7 +29,9 @@ What it does, with a fixed seed (``--seed``, default 2026):
    bootstrap intervals over held-out games (``--bootstrap`` resamples);
    per player count too.  With ``--rollouts N`` (needs
    ``riskmath.win_probabilities``), also on ``--rollout-positions`` held-out
-   positions against the share of N rollout games won from each.
+   positions against the share of N rollout games won from each
+   (``riskmath.win_probabilities``, odds agents in every seat; half a game
+   added to each player's wins, so that no player still in gets exactly 0).
 6. **Draw** the reliability diagram of the held-out predictions into
    ``docs/images/estimate_calibration.png`` (``--image``), and time one call of
    the estimate against one call of ``position_value`` on the same states.
@@ -438,7 +440,10 @@ def rollout_baseline(
         assert state is not None
         n = state.game.players
         table = rm.win_probabilities(state, [OddsAgent() for _ in range(n)], n_games, seed=seed + i)
-        rollout[i, :n] = table["win"].to_numpy()
+        # Half a game won added per player in the game (so that a player who won none is not given 0 exactly).
+        alive = [state.alive(p) for p in range(n)]
+        wins = table["win"].to_numpy() * n_games + 0.5 * np.array(alive)
+        rollout[i, :n] = wins / wins.sum()
     seconds = time.perf_counter() - started
     print(f"Rollouts: {n_games} games from each of {len(picks)} held-out positions in {seconds:.0f} s")
     sub = {k: v[picks] for k, v in H.items()}

@@ -184,6 +184,12 @@ def test_features_are_one_row_per_player():
     assert [row[_features.FEATURES.index("to_move")] for row in rows].count(1.0) == 1
 
 
+def test_the_docs_page_examples_run():
+    from docs_pages import run_page_examples
+
+    assert run_page_examples("estimate.rst").failed == 0
+
+
 # -- over a game ------------------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from riskmath.errors import InvalidArgumentError
+from riskmath.plots.games import ending
 from riskmath.plots.style import EVEN_COLOR, owner_color
 
 if TYPE_CHECKING:
@@ -193,16 +194,9 @@ def win_chances(record: GameRecord, *, ax: Axes | None = None, stacked: bool = T
     else:
         for p, color, label in zip(players, colors, labels, strict=True):
             ax.plot(turns, chances[p].to_numpy(), color=color, label=label, drawstyle="steps-post")
-    final = record.final
-    if final.winner is not None:
-        ending = f"won by {game.owner_name(final.winner)} on turn {final.turn}"
-    elif final.is_terminal():
-        ending = f"a draw after {final.turn} turns"
-    else:
-        ending = f"unfinished after {final.turn} turns"
     ax.set_xlim(turns[0], turns[-1])
     ax.set_ylim(0, 1)
     ax.set_xlabel("turn")
     ax.set_ylabel("estimated chance to win")
-    ax.legend(title=ending, fontsize=8, loc="upper left")
+    ax.legend(title=ending(record), fontsize=8, loc="upper left")
     return ax
