@@ -88,7 +88,7 @@ def estimate_win_probabilities(state: GameState) -> pd.Series:
     :mod:`riskmath.evaluate.estimate`) and ``w`` weights fitted to the
     outcomes of self-play between the built-in odds agents
     (:class:`~riskmath.agents.odds.OddsAgent`).  Unlike
-    :func:`position_value`, whose weights are chosen by hand, the result is
+    :func:`~riskmath.evaluate.position_value`, whose weights are chosen by hand, the result is
     a probability, and its calibration is measured on games the fit never
     saw (Brier score, log loss and a reliability diagram on the docs page
     "How good is the estimate").
@@ -123,7 +123,7 @@ def estimate_win_probabilities(state: GameState) -> pd.Series:
     See Also
     --------
     riskmath.win_probabilities : Rollouts from the position (slower, with intervals).
-    position_value : The hand-weighted score the agents use.
+    riskmath.evaluate.position_value : The hand-weighted score the agents use.
 
     Examples
     --------
