@@ -33,8 +33,10 @@ What it does, with a fixed seed (``--seed``, default 2026):
    (``riskmath.win_probabilities``, odds agents in every seat; half a game
    added to each player's wins, so that no player still in gets exactly 0).
 6. **Draw** the reliability diagram of the held-out predictions into
-   ``docs/images/estimate_calibration.png`` (``--image``), and time one call of
-   the estimate against one call of ``position_value`` on the same states.
+   ``docs/images/estimate_calibration.png`` (``--image``) and the estimate over
+   one new four-player game into ``estimate_win_chances.png`` beside it, and
+   time one call of the estimate against one call of ``position_value`` on the
+   same states.
 
 Run from the repository root: ``python bench/fit_estimate.py [--quick]``.
 """
@@ -399,10 +401,29 @@ def main(argv: list[str] | None = None) -> int:
     plt.close(fig)
     print(f"  wrote {args.image.relative_to(ROOT) if args.image.is_relative_to(ROOT) else args.image}")
 
+    draw_win_chances(args.image.with_name("estimate_win_chances.png"), args.seed)
     sample = held_states(games, args.seed)
     time_calls(sample)
     print(f"Total {time.perf_counter() - started:.0f} s")
     return 0
+
+
+def draw_win_chances(path: Path, seed: int) -> None:
+    """The estimate over one new four-player game between odds agents (``plots.win_chances``), saved to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from riskmath.plots import win_chances
+
+    record = rm.play(rm.Game(4), [OddsAgent() for _ in range(4)], seed)
+    fig, ax = plt.subplots(figsize=(8, 3.5), layout="constrained")
+    win_chances(record, ax=ax)
+    ax.set_title(f"Estimated win chances, four odds agents (game seed {seed})")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(f"  wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 def held_states(games: int, seed: int, count: int = 200) -> list[GameState]:

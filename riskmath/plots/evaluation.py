@@ -198,5 +198,5 @@ def win_chances(record: GameRecord, *, ax: Axes | None = None, stacked: bool = T
     ax.set_ylim(0, 1)
     ax.set_xlabel("turn")
     ax.set_ylabel("estimated chance to win")
-    ax.legend(title=ending(record), fontsize=8, loc="upper left")
+    ax.legend(title=ending(record), fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the areas
     return ax
