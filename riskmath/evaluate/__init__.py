@@ -9,8 +9,11 @@ between.  Neutral owners (two-player games) never attack.
 stands; :func:`continent_outlook` looks one turn ahead for one player along
 routes found on the board; :func:`position_value` sums documented terms into
 one number per player, which the odds-driven and search agents use.
+:func:`estimate_win_probabilities` turns features of the same kind into
+each player's chance to win, with weights fitted to self-play.
 """
 
+from riskmath.evaluate.estimate import calibration_table, estimate_win_probabilities, win_chances_over
 from riskmath.evaluate.outlook import (
     VALUE_WEIGHTS,
     ContinentPlan,
@@ -27,12 +30,15 @@ from riskmath.evaluate.outlook import (
 __all__ = [
     "VALUE_WEIGHTS",
     "ContinentPlan",
+    "calibration_table",
     "chain_success",
     "continent_outlook",
+    "estimate_win_probabilities",
     "hold_probability",
     "plan_continent",
     "position_value",
     "reinforcement_outlook",
     "threats",
+    "win_chances_over",
     "win_probability",
 ]

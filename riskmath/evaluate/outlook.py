@@ -533,6 +533,13 @@ def _values(state: GameState, weights: Mapping[str, float] = VALUE_WEIGHTS) -> l
 def position_value(state: GameState, *, weights: Mapping[str, float] | None = None) -> pd.DataFrame:
     """One number per player summing up a position, with the terms it is made of.
 
+    What it is for: a quick, hand-weighted score that the odds-driven and
+    search agents use to compare positions.  It is not a probability: the
+    weights were chosen by hand, not fitted to outcomes, and the values do
+    not sum to 1 or say how likely a player is to win.  For each player's
+    chance to win, use :func:`~riskmath.evaluate.estimate_win_probabilities` (fitted to
+    self-play and measured on games it never saw).
+
     ``value = w_territories * territories + w_armies * armies + w_income * income
     - w_exposure * exposure``, where
 

@@ -6,12 +6,14 @@ imported when a function is called.  The pictures live in submodules, all
 re-exported here: :mod:`~riskmath.plots.odds` (odds tables, rolls, battles,
 conquests, policies), :mod:`~riskmath.plots.planning` (success curves),
 :mod:`~riskmath.plots.boardmap` (the board), :mod:`~riskmath.plots.games`
-(played games and tournaments); their colors come from
+(played games and tournaments), :mod:`~riskmath.plots.evaluation` (win
+chances and their calibration); their colors come from
 :mod:`~riskmath.plots.style`, and :mod:`~riskmath.plots.notebook` renders
 results as HTML in notebooks.
 """
 
 from riskmath.plots.boardmap import board, board_svg, layout
+from riskmath.plots.evaluation import calibration, win_chances
 from riskmath.plots.games import game_timeline, tournament
 from riskmath.plots.odds import battle_outcomes, conquest_reach, odds_heatmap, policy_map, roll_outcomes
 from riskmath.plots.planning import success_curves, success_vs_attackers
@@ -36,6 +38,7 @@ __all__ = [
     "battle_outcomes",
     "board",
     "board_svg",
+    "calibration",
     "conquest_reach",
     "game_timeline",
     "layout",
@@ -45,4 +48,5 @@ __all__ = [
     "success_curves",
     "success_vs_attackers",
     "tournament",
+    "win_chances",
 ]

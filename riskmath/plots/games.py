@@ -110,15 +110,18 @@ def game_timeline(record: GameRecord, axes: Sequence[Axes] | np.ndarray | None =
             )
         ax.set_ylabel(label)
     panels[-1].set_xlabel("turn")
+    panels[0].legend(title=ending(record), fontsize=8, loc="best")
+    return panels
+
+
+def ending(record: GameRecord) -> str:
+    """How a recorded game ended, for a legend's title: won by whom and when, a draw, or unfinished."""
     final = record.final
     if final.winner is not None:
-        ending = f"won by {game.owner_name(final.winner)} on turn {final.turn}"
-    elif final.is_terminal():
-        ending = f"a draw after {final.turn} turns"
-    else:
-        ending = f"unfinished after {final.turn} turns"
-    panels[0].legend(title=ending, fontsize=8, loc="best")
-    return panels
+        return f"won by {final.game.owner_name(final.winner)} on turn {final.turn}"
+    if final.is_terminal():
+        return f"a draw after {final.turn} turns"
+    return f"unfinished after {final.turn} turns"
 
 
 def _missing(results: pd.DataFrame, columns: Sequence[str]) -> list[str]:

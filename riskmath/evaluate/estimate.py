@@ -1,0 +1,307 @@
+"""A fast, calibrated estimate of each player's chance to win, fitted to self-play; and how to check one.
+
+:func:`estimate_win_probabilities` is a conditional (multinomial) logit: each
+player still in the game gets a score ``w . f(player)`` from the features of
+:mod:`riskmath.evaluate._features` (shares of territories, armies and
+income, the expected losses and captures of the next turn from the exact
+battle odds, continents likely to be kept, cards, whose turn it is), and the
+chances are the softmax of the scores over those players.  The weights ``w``
+were fitted by maximum likelihood (with a small L2 penalty) to the winners
+of games between the built-in odds agents, 2 to 6 players on the classic
+map, at player-turns 10 to 40; ``bench/fit_estimate.py`` regenerates them
+into :mod:`riskmath.evaluate._coefficients` and reports how well they do on
+games the fit never saw (see the docs page "How good is the estimate").
+
+:func:`win_chances_over` evaluates the estimate turn by turn over a sequence
+of states, and :func:`calibration_table` bins predicted probabilities against
+what happened (the numbers of a reliability diagram).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from riskmath.errors import InvalidArgumentError
+from riskmath.evaluate._coefficients import COEFFICIENTS
+from riskmath.evaluate._features import player_features
+from riskmath.game.phase import Phase
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from riskmath.game.state import GameState
+
+__all__ = ["calibration_table", "estimate_win_probabilities", "win_chances_over"]
+
+_SETUP = (
+    Phase.SETUP_ORDER,
+    Phase.SETUP_DEAL,
+    Phase.SETUP_PILE,
+    Phase.SETUP_CLAIM,
+    Phase.SETUP_PLACE,
+    Phase.SETUP_CAPITAL,
+    Phase.SETUP_MISSION,
+)
+
+
+def _check_state(state: object) -> GameState:
+    from riskmath.game.state import GameState
+
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"state must be a GameState, got {type(state).__name__}: {state!r}")
+    if state.phase in _SETUP or -1 in state.position.owner:
+        raise InvalidArgumentError(f"state must be past the set-up, got {state!r}")
+    return state
+
+
+def _softmax(rows: Sequence[Sequence[float]], alive: Sequence[bool], weights: Sequence[float]) -> list[float]:
+    """The softmax of ``weights . row`` over the players in the game; 0 for the others."""
+    scores = [
+        sum(w * f for w, f in zip(weights, row, strict=True)) if a else -math.inf
+        for row, a in zip(rows, alive, strict=False)
+    ]
+    top = max(scores)
+    powers = [math.exp(s - top) if s > -math.inf else 0.0 for s in scores]
+    total = sum(powers)
+    return [x / total for x in powers]
+
+
+def _win_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
+    """:func:`estimate_win_probabilities` as a list (no checks, no pandas): for agents and scripts."""
+    pos = state.position
+    if pos.phase is Phase.GAME_OVER:
+        return [1.0 if p == pos.winner else 0.0 for p in range(state.game.players)]
+    rows, alive = player_features(state)
+    return _softmax(rows, alive, COEFFICIENTS if weights is None else weights)
+
+
+def estimate_win_probabilities(state: GameState) -> pd.Series:
+    """Each player's chance to win from ``state``, estimated in well under a millisecond from its features.
+
+    A conditional logit over the players still in the game: player ``p``
+    wins with probability ``exp(w . f(p)) / sum_q exp(w . f(q))``, where
+    ``f`` are features of the position relative to the table (see
+    :mod:`riskmath.evaluate.estimate`) and ``w`` weights fitted to the
+    outcomes of self-play between the built-in odds agents
+    (:class:`~riskmath.agents.odds.OddsAgent`).  Unlike
+    :func:`~riskmath.evaluate.position_value`, whose weights are chosen by hand, the result is
+    a probability, and its calibration is measured on games the fit never
+    saw (Brier score, log loss and a reliability diagram on the docs page
+    "How good is the estimate").
+
+    Parameters
+    ----------
+    state : GameState
+        Any state past the set-up.  The weights were fitted at the start of
+        player-turns 10 to 40 of classic-rules games (2 to 6 players, classic
+        map, no missions or capitals); elsewhere the estimate is an
+        extrapolation: mid-turn states (whose features are read as they
+        stand, the turn's attacks partly made) and other rules get numbers,
+        but nobody has measured them.
+
+    Returns
+    -------
+    pandas.Series
+        Named ``win``, indexed by ``player`` (``0 .. players - 1``; neutral
+        owners are not players).  The values sum to 1 and are exactly 0 for
+        an eliminated player.  At the end of a game the winner gets exactly
+        1 and everybody else 0; after a draw (the game ended by its turn cap
+        without a winner) every value is 0, as in ``state.returns()``: nobody
+        can win any more, so that is the one case where the values do not
+        sum to 1.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``state`` is not a :class:`~riskmath.GameState`, or is still in
+        the set-up (territories unclaimed or armies being placed).
+
+    See Also
+    --------
+    riskmath.win_probabilities : Rollouts from the position (slower, with intervals).
+    riskmath.evaluate.position_value : The hand-weighted score the agents use.
+
+    Examples
+    --------
+    A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
+
+    >>> import random, riskmath as rm
+    >>> from riskmath.agents.odds import OddsAgent
+    >>> state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    >>> agent, rng = OddsAgent(), random.Random(0)
+    >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+    ...     state = state.apply(agent.act(state, rng))
+    >>> chances = estimate_win_probabilities(state)
+    >>> chances.round(3)
+    player
+    0    0.082
+    1    0.573
+    2    0.344
+    Name: win, dtype: float64
+    >>> round(float(chances.sum()), 12)
+    1.0
+    """
+    import pandas as pd
+
+    _check_state(state)
+    return pd.Series(_win_list(state), index=pd.RangeIndex(state.game.players, name="player"), name="win")
+
+
+def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
+    """The estimate at the start of every player-turn in a sequence of states (a game in order).
+
+    Parameters
+    ----------
+    states : iterable of GameState
+        The states of one game in the order played, for instance every state
+        of a replay (``state.apply`` action after action).  States in the
+        set-up are skipped, and of several states in the same player-turn
+        only the first is evaluated; the last state is always evaluated, so
+        that a finished game ends on its result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``turn``: ``player`` (whose turn it is) and one column
+        per player, ``0 .. players - 1``, holding
+        :func:`estimate_win_probabilities` at that point.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If an element is not a GameState, the states are from different
+        games or not in turn order, or none is past the set-up.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> from riskmath.agents import AggressiveAgent, RandomAgent
+    >>> game = rm.Game(2, max_turns=30)
+    >>> record = rm.play(game, [AggressiveAgent(), AggressiveAgent()], seed=1)
+    >>> def replay(record):
+    ...     state = game.new_initial_state(record.seed, auto_chance=True)
+    ...     yield state
+    ...     for action in record.actions:
+    ...         state = state.apply(action)
+    ...         yield state
+    >>> chances = win_chances_over(replay(record))
+    >>> chances.index[0], chances.index[-1] == record.final.turn, record.winner
+    (1, True, 0)
+    >>> chances[[0, 1]].iloc[-1].tolist()
+    [1.0, 0.0]
+    """
+    import pandas as pd
+
+    from riskmath.game.state import GameState
+
+    rows: list[list[Any]] = []
+    game = None
+    last_turn, last = 0, None
+    for state in states:
+        if not isinstance(state, GameState):
+            raise InvalidArgumentError(f"states must be GameStates, got {type(state).__name__}: {state!r}")
+        if game is None:
+            game = state.game
+        elif state.game is not game and state.game.to_dict() != game.to_dict():
+            raise InvalidArgumentError(f"states must come from one game, got {state.game!r} after {game!r}")
+        if state.phase in _SETUP or -1 in state.position.owner:
+            continue
+        if state.turn < last_turn:
+            raise InvalidArgumentError(f"states must be in turn order, got turn {state.turn} after turn {last_turn}")
+        last = state
+        if state.turn != last_turn:
+            last_turn = state.turn
+            rows.append([state.turn, state.turn_player, *_win_list(state)])
+            last = None
+    if last is not None and last.is_terminal():
+        final = [last.turn, last.turn_player, *_win_list(last)]
+        if rows and rows[-1][0] == last.turn:
+            rows[-1] = final
+        else:
+            rows.append(final)
+    if game is None or not rows:
+        raise InvalidArgumentError("states must hold at least one state past the set-up")
+    columns = ["turn", "player", *range(game.players)]
+    return pd.DataFrame(rows, columns=columns).set_index("turn")
+
+
+def calibration_table(predicted: Any, outcomes: Any, *, bins: int = 10) -> pd.DataFrame:
+    """Predicted probabilities binned against the observed frequency of the event (a reliability table).
+
+    Parameters
+    ----------
+    predicted : array_like of float
+        Probabilities in [0, 1], one per prediction (for the win estimate:
+        one per player and position).
+    outcomes : array_like of bool or {0, 1}
+        Whether each predicted event happened, the same length.
+    bins : int, default 10
+        Equal-width bins over [0, 1]; a prediction of exactly 1 goes in the
+        last.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per bin holding predictions, indexed by ``bin``: ``low`` and
+        ``high`` (the bin's edges), ``count``, ``events`` (outcomes that
+        happened), ``predicted`` (the mean prediction in the bin) and
+        ``observed`` (``events / count``).  For a calibrated predictor,
+        ``observed`` is close to ``predicted`` in every bin.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For predictions outside [0, 1] or NaN, outcomes other than 0 and 1,
+        arrays of different or zero length, or ``bins`` not a positive integer.
+
+    Examples
+    --------
+    >>> table = calibration_table([0.1, 0.15, 0.8, 0.9], [0, 1, 1, 1], bins=2)
+    >>> table
+         low  high  count  events  predicted  observed
+    bin
+    0    0.0   0.5      2       1      0.125       0.5
+    1    0.5   1.0      2       2      0.850       1.0
+    """
+    import pandas as pd
+
+    from riskmath._validation import check_int
+
+    bins = check_int("bins", bins, minimum=1, maximum=10_000)
+    p = np.asarray(predicted, dtype=float).ravel()
+    raw = np.asarray(outcomes)
+    if raw.dtype.kind not in "biuf":
+        raise InvalidArgumentError(f"outcomes must be 0 or 1, got an array of {raw.dtype}")
+    y = raw.astype(float).ravel()
+    if p.size == 0 or p.size != y.size:
+        raise InvalidArgumentError(
+            f"predicted and outcomes must have the same positive length, got {p.size} and {y.size}"
+        )
+    if not np.all((p >= 0) & (p <= 1)):
+        bad = p[~((p >= 0) & (p <= 1))][0]
+        raise InvalidArgumentError(f"predicted must be probabilities in [0, 1], got {bad!r}")
+    if not np.all((y == 0) | (y == 1)):
+        bad = y[~((y == 0) | (y == 1))][0]
+        raise InvalidArgumentError(f"outcomes must be 0 or 1, got {bad!r}")
+    which = np.minimum((p * bins).astype(int), bins - 1)
+    count = np.bincount(which, minlength=bins)
+    events = np.bincount(which, weights=y, minlength=bins)
+    total = np.bincount(which, weights=p, minlength=bins)
+    used = np.flatnonzero(count)
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    frame = pd.DataFrame(
+        {
+            "low": edges[used],
+            "high": edges[used + 1],
+            "count": count[used],
+            "events": events[used].astype(int),
+            "predicted": total[used] / count[used],
+            "observed": events[used] / count[used],
+        },
+        index=pd.Index(used, name="bin"),
+    )
+    return frame
