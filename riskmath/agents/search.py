@@ -16,8 +16,8 @@ From a copy of the state, reseeded from the agent's own generator so that it
 cannot see the real game's dice, a rollout applies the candidate, lets a
 rollout agent play every seat (chance nodes sampled) until ``horizon`` more
 player-turns have begun or the game ends, and scores the result for the
-searching player with ``score`` (by default its share of
-:func:`riskmath.evaluate.position_value`).  The candidate with the best mean
+searching player with ``score`` (by default its chance to win by the
+calibrated estimate, :func:`riskmath.evaluate.estimate_win_probabilities`).  The candidate with the best mean
 score is played; a tie goes to the earlier candidate.  Every other decision
 is the odds agent's.
 
@@ -35,7 +35,8 @@ from typing import Any
 
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate.outlook import _fall_probabilities, _lists, _values, win_probability
+from riskmath.evaluate.estimate import _win_list
+from riskmath.evaluate.outlook import _fall_probabilities, _lists, win_probability
 from riskmath.game.actions import Blitz, EndPhase, Fortify, PlaceArmies, TradeCards
 from riskmath.game.phase import Phase
 from riskmath.game.state import GameState
@@ -46,9 +47,9 @@ __all__ = ["SearchAgent"]
 SEARCHABLE = ("reinforce", "attack", "fortify")
 
 
-def _value_share(state: GameState, player: int) -> float:
-    """The default rollout score: ``player``'s share of :func:`~riskmath.evaluate.position_value`."""
-    return _values(state)[player]
+def _estimated_chance(state: GameState, player: int) -> float:
+    """The default rollout score: ``player``'s chance to win (:func:`~riskmath.evaluate.estimate_win_probabilities`)."""
+    return _win_list(state)[player]
 
 
 class SearchAgent:
@@ -71,10 +72,10 @@ class SearchAgent:
         The decisions to search; the others are the odds agent's.
     score : callable, optional
         ``score(state, player) -> float``, higher is better for ``player``, to
-        score the end of a rollout; by default ``player``'s share of
-        :func:`riskmath.evaluate.position_value`.  Pass e.g.
-        ``lambda s, p: estimate_win_probabilities(s)[p]`` to score by the
-        calibrated estimate.
+        score the end of a rollout; by default ``player``'s chance to win by
+        :func:`riskmath.evaluate.estimate_win_probabilities`.  Pass e.g.
+        ``lambda s, p: position_value(s).loc[p, "value"]`` to score by the
+        hand-weighted position value.
 
     Examples
     --------
@@ -84,7 +85,7 @@ class SearchAgent:
     >>> from riskmath.agents.odds import OddsAgent
     >>> record = rm.play(rm.Game(2, max_turns=30), [SearchAgent(budget=4), OddsAgent()], seed=1)
     >>> record.winner, record.final.turn
-    (1, 15)
+    (1, 21)
     """
 
     name = "search"
@@ -119,13 +120,13 @@ class SearchAgent:
         self.horizon = horizon
         self.rollout_agent = OddsAgent() if rollout_agent is None else rollout_agent
         self.phases = chosen
-        self.score = _value_share if score is None else score
+        self.score = _estimated_chance if score is None else score
         self._guide = OddsAgent()
         self._placed: tuple[int, int] | None = None  # (turn, player) whose placements were searched
 
     def __repr__(self) -> str:
         extra = "" if self.phases == SEARCHABLE else f", phases={self.phases!r}"
-        if self.score is not _value_share:
+        if self.score is not _estimated_chance:
             extra += f", score={self.score!r}"
         return (
             f"SearchAgent(budget={self.budget!r}, candidates={self.candidates!r}, horizon={self.horizon!r}, "

@@ -9,11 +9,13 @@ import pytest
 import riskmath as rm
 import riskmath._validation as validation
 from riskmath.cli import main
+from riskmath.odds.battles import clear_battle_cache
 
 
 @pytest.fixture
 def announce_everything(monkeypatch):
     monkeypatch.setattr(validation, "NOTE_SECONDS", 0.0)  # every estimated call is "long"
+    clear_battle_cache()  # (a battle asked again is served from the cache, at once and without a note)
 
 
 def test_a_long_computation_logs_its_estimate_and_still_answers(announce_everything, caplog):
