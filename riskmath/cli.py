@@ -120,12 +120,12 @@ def _check_out(path: str) -> None:
         raise InvalidArgumentError(f"--out {path!r} cannot be written: {error.strerror or error}") from None
 
 
-def _write(table: Any, path: str) -> None:
+def _write(table: Any, path: str, *, index: bool = False) -> None:
     """Write ``table`` to ``path`` whole, through a temporary file in its folder (a failure leaves the old file)."""
     folder = os.path.dirname(os.path.abspath(path))
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
-        table.to_csv(temporary, index=False)
+        table.to_csv(temporary, index=index)
         os.replace(temporary, path)
     except OSError as error:
         with contextlib.suppress(OSError):
@@ -292,6 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     outlook.add_argument("--out", default=None, metavar="CSV", help="also write the table to this CSV file")
     outlook.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
+    outlook.add_argument(
+        "--estimate",
+        action="store_true",
+        help="also show the calibrated fast estimate (riskmath.evaluate.estimate_win_probabilities)",
+    )
     return parser
 
 
@@ -528,22 +533,25 @@ def _outlook(args: argparse.Namespace) -> str:
     except SimulationInterrupted:
         raise _InterruptedError("interrupted: no table (the shares need every game)") from None
     _notes(caught)
+    if args.estimate:
+        from riskmath.evaluate.estimate import estimate_win_probabilities
+
+        table["estimate"] = estimate_win_probabilities(state)
     if args.out:
-        try:
-            table.to_csv(args.out)
-        except OSError as error:
-            raise InvalidArgumentError(f"--out {args.out!r} could not be written: {error.strerror or error}") from None
+        _write(table, args.out, index=True)
     seats = names if len(names) > 1 else names * state.game.players
     attrs = table.attrs
     lines = [
         f"{state!r}: {args.games} games played on, seed {args.seed}, stopped at player-turn {attrs['turn_cap']}",
-        "  player  agent        win    (95% interval)",
+        "  player  agent        win    (95% interval)" + ("     estimate" if args.estimate else ""),
     ]
     for player, row in table.iterrows():
         who = seats[int(player)]
         gone = "" if state.is_terminal() or state.alive(int(player)) else "  (eliminated)"
+        guess = f"  {row['estimate']:11.1%}" if args.estimate else ""
         lines.append(
-            f"  {player:>6}  {who:<11} {row['win']:6.1%}  ({row['win_low']:5.1%} to {row['win_high']:5.1%}){gone}"
+            f"  {player:>6}  {who:<11} {row['win']:6.1%}  ({row['win_low']:5.1%} to {row['win_high']:5.1%})"
+            f"{guess}{gone}"
         )
     lines.append(f"  draws (turn cap) {attrs['draw']:6.1%}  ({attrs['draw_low']:5.1%} to {attrs['draw_high']:5.1%})")
     return "\n".join(lines)

@@ -43,6 +43,23 @@ def test_outlook_prints_shares_with_intervals_and_writes_the_table(capsys, won, 
     assert table.loc[0, "win"] == 1.0
 
 
+def test_outlook_shows_the_estimate_beside_the_rollouts(capsys, won, tmp_path):
+    from riskmath.evaluate import estimate_win_probabilities
+
+    out = tmp_path / "table.csv"
+    argv = ["outlook", str(won), "--agents", "aggressive", "--games", "4", "--estimate", "--out", str(out)]
+    status, text, err = run(capsys, *argv)
+    assert status == 0, err
+    lines = text.splitlines()
+    assert lines[1].split()[-1] == "estimate"
+    state = rm.GameState.from_json(won.read_text())
+    estimate = estimate_win_probabilities(state)
+    assert lines[2].split()[-1] == f"{estimate[0]:.1%}"
+    assert lines[4].split()[-2:] == ["0.0%", "(eliminated)"]
+    table = pd.read_csv(out, index_col="player")
+    assert table["estimate"].tolist() == pytest.approx(estimate.tolist())
+
+
 def test_outlook_is_the_library_table(capsys, won, tmp_path):
     out = tmp_path / "table.csv"
     argv = ["outlook", str(won), "--agents", "aggressive,random,random", "--games", "6", "--seed", "4"]
