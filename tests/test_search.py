@@ -123,3 +123,15 @@ def test_bad_parameters(kwargs, message):
 
 def test_repr():
     assert repr(SearchAgent(budget=5)).startswith("SearchAgent(budget=5, candidates=3, horizon=None")
+
+
+def test_margin_keeps_the_guides_move_unless_a_candidate_is_clearly_better():
+    # With an infinite-looking margin the search never overrides the odds agent; with 0 it may.
+    state = attack_position()
+    guided = OddsAgent().act(state, random.Random(0))
+    cautious = SearchAgent(budget=12, margin=1e9)
+    assert cautious.act(state, random.Random(9)) == guided
+    with pytest.raises(InvalidArgumentError, match="margin must be a finite number"):
+        SearchAgent(margin=-1)
+    with pytest.raises(InvalidArgumentError, match="margin must be a finite number"):
+        SearchAgent(margin=float("nan"))

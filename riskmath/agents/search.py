@@ -17,9 +17,13 @@ cannot see the real game's dice, a rollout applies the candidate, lets a
 rollout agent play every seat (chance nodes sampled) until ``horizon`` more
 player-turns have begun or the game ends, and scores the result for the
 searching player with ``score`` (by default its chance to win by the
-calibrated estimate, :func:`riskmath.evaluate.estimate_win_probabilities`).  The candidate with the best mean
-score is played; a tie goes to the earlier candidate.  Every other decision
-is the odds agent's.
+calibrated estimate, :func:`riskmath.evaluate.estimate_win_probabilities`).
+Rollout ``j`` of every candidate starts from the same generator state
+(common random numbers), so candidates are compared on the same dice as
+long as their games stay alike.  A candidate replaces the odds agent's move
+only when it beats it by more than ``margin`` standard errors of the paired
+differences; of those, the one that beats it by most is played.  Every
+other decision is the odds agent's.
 
 This is flat Monte Carlo over chance nodes (each rollout samples dice, cards
 and blitz outcomes from their exact distributions), with a budget counted in
@@ -29,7 +33,9 @@ rollouts per decision.
 from __future__ import annotations
 
 import copy
+import math
 import random
+import statistics
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -76,6 +82,12 @@ class SearchAgent:
         :func:`riskmath.evaluate.estimate_win_probabilities`.  Pass e.g.
         ``lambda s, p: position_value(s).loc[p, "value"]`` to score by the
         hand-weighted position value.
+    margin : float, default 1.0
+        A candidate replaces the odds agent's move only when its mean score
+        beats the odds agent's, rollout by rollout on the same dice, by more
+        than ``margin`` standard errors of the difference (and by the most of
+        all candidates): with a few rollouts each, chance alone would
+        otherwise pick a worse move as often as a better one.
 
     Examples
     --------
@@ -85,7 +97,7 @@ class SearchAgent:
     >>> from riskmath.agents.odds import OddsAgent
     >>> record = rm.play(rm.Game(2, max_turns=30), [SearchAgent(budget=4), OddsAgent()], seed=1)
     >>> record.winner, record.final.turn
-    (1, 21)
+    (1, 15)
     """
 
     name = "search"
@@ -101,6 +113,7 @@ class SearchAgent:
         *,
         phases: Iterable[str] = SEARCHABLE,
         score: Callable[[GameState, int], float] | None = None,
+        margin: float = 1.0,
     ) -> None:
         for label, value, least in (("budget", budget, 1), ("candidates", candidates, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
@@ -113,6 +126,8 @@ class SearchAgent:
         unknown = [p for p in chosen if p not in SEARCHABLE]
         if unknown:
             raise InvalidArgumentError(f"phases: unknown {unknown[0]!r}; choose from {', '.join(SEARCHABLE)}")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin < math.inf:
+            raise InvalidArgumentError(f"margin must be a finite number >= 0 (standard errors), got {margin!r}")
         if score is not None and not callable(score):
             raise InvalidArgumentError(f"score must be a callable score(state, player) or None, got {score!r}")
         self.budget = budget
@@ -121,6 +136,7 @@ class SearchAgent:
         self.rollout_agent = OddsAgent() if rollout_agent is None else rollout_agent
         self.phases = chosen
         self.score = _estimated_chance if score is None else score
+        self.margin = float(margin)
         self._guide = OddsAgent()
         self._placed: tuple[int, int] | None = None  # (turn, player) whose placements were searched
 
@@ -128,6 +144,8 @@ class SearchAgent:
         extra = "" if self.phases == SEARCHABLE else f", phases={self.phases!r}"
         if self.score is not _estimated_chance:
             extra += f", score={self.score!r}"
+        if self.margin != 1.0:
+            extra += f", margin={self.margin!r}"
         return (
             f"SearchAgent(budget={self.budget!r}, candidates={self.candidates!r}, horizon={self.horizon!r}, "
             f"rollout_agent={self.rollout_agent!r}{extra})"
@@ -141,15 +159,19 @@ class SearchAgent:
         me = state.current_player
         horizon = state.game.players if self.horizon is None else self.horizon
         per = max(1, self.budget // len(options))
-        best: tuple[float, Any] | None = None
+        # Common random numbers: rollout j of every candidate starts from the same generator state, so that the
+        # candidates are compared on the same dice as far as their games stay alike.
+        seeds = [rng.getrandbits(64) for _ in range(per)]
+        base = [self._rollout(state, guided, me, horizon, seed) for seed in seeds]
+        best: tuple[float, Any] = (0.0, guided)
         for action in options:
-            total = 0.0
-            for _ in range(per):
-                total += self._rollout(state, action, me, horizon, rng)
-            mean = total / per
-            if best is None or mean > best[0]:
+            if action == guided:
+                continue
+            diffs = [self._rollout(state, action, me, horizon, seed) - b for seed, b in zip(seeds, base, strict=True)]
+            mean = sum(diffs) / per
+            spread = statistics.stdev(diffs) / math.sqrt(per) if per > 1 else 0.0
+            if mean > self.margin * spread and mean > best[0]:
                 best = (mean, action)
-        assert best is not None
         return best[1]
 
     def _options(self, state: GameState, guided: Any) -> list[Any]:
@@ -228,10 +250,11 @@ class SearchAgent:
                 options.append(Fortify(names[source], names[target], armies[source] - 1))
         return options[: self.candidates]
 
-    def _rollout(self, state: GameState, action: Any, me: int, horizon: int, rng: random.Random) -> float:
-        sim = state.reseeded(rng.getrandbits(64)).apply(action, check=False)
+    def _rollout(self, state: GameState, action: Any, me: int, horizon: int, seed: int) -> float:
+        sim = state.reseeded(seed).apply(action, check=False)
         stop = state.turn + horizon + 1
         agent = copy.deepcopy(self.rollout_agent)  # no memory from earlier rollouts
+        rng = random.Random(seed)
         while not sim.is_terminal() and sim.turn < stop:
             if sim.is_chance_node():
                 sim = sim.apply(sim.sample_chance(), check=False)
