@@ -85,7 +85,7 @@ def estimate_win_probabilities(state: GameState) -> pd.Series:
     A conditional logit over the players still in the game: player ``p``
     wins with probability ``exp(w . f(p)) / sum_q exp(w . f(q))``, where
     ``f`` are features of the position relative to the table (see
-    :mod:`riskmath.evaluate.estimate`) and ``w`` weights fitted to the
+    ``riskmath.evaluate.estimate``) and ``w`` weights fitted to the
     outcomes of self-play between the built-in odds agents
     (:class:`~riskmath.agents.odds.OddsAgent`).  Unlike
     :func:`~riskmath.evaluate.position_value`, whose weights are chosen by hand, the result is
