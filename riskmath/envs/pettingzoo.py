@@ -1,0 +1,264 @@
+"""A PettingZoo AEC environment for RISK over :class:`~riskmath.envs.ActionCodec` (extra ``riskmath[pettingzoo]``).
+
+:func:`env` returns a :class:`RiskAECEnv`: agents ``"player_0"`` ..
+``"player_{n-1}"`` take turns as the game asks them (an attacker's turn is
+many steps; with ``defender_decides`` the defender answers an attack).
+Each agent observes a dict, as PettingZoo's classic games do:
+``"observation"``, the float32 vector of :func:`riskmath.envs.observation`
+for that agent (hidden information hidden), and ``"action_mask"``, an int8
+vector of length ``num_actions`` with 1 for the legal ids
+(:meth:`~riskmath.envs.ActionCodec.mask`; all zero for an agent that is
+not to move).  The action space is ``Discrete(num_actions)``.
+
+- **Counts.**  An action with a free count takes more than one step: after
+  the move the same agent chooses the count in
+  :class:`~riskmath.envs.CountChoice` steps (the ``choice`` section of its
+  observation shows the pending count).
+- **Chance.**  Dice, cards and set-up draws are resolved inside the
+  environment from the state's own generator, seeded by ``reset(seed=...)``
+  (the same seed plays the same chance outcomes as
+  ``game.new_initial_state(seed, auto_chance=True)``); agents only ever see
+  decisions.
+- **Rewards** are zero-sum and come when a player's game ends: ``+1`` to
+  the winner and ``-1/(n-1)`` to each other player (the win shared as
+  losses).  An eliminated player gets its ``-1/(n-1)`` when it is
+  eliminated and is *terminated* (then removed from ``agents`` after its
+  ``step(None)``, the PettingZoo way).  The turn cap *truncates* every
+  agent still in: a draw, 0 each when nobody was eliminated, else the
+  survivors share equally what the eliminated lost, so every episode's
+  rewards sum to 0.
+- **Illegal ids** raise :class:`riskmath.IllegalActionError` (the state is
+  unchanged).
+
+Only this module imports PettingZoo and Gymnasium; ``import riskmath.envs``
+does not.
+
+Examples
+--------
+>>> import numpy as np
+>>> from riskmath.envs.pettingzoo import env
+>>> aec = env(players=2, max_turns=4)
+>>> aec.reset(seed=3)
+>>> rng = np.random.default_rng(3)
+>>> for agent in aec.agent_iter():
+...     obs, reward, terminated, truncated, info = aec.last()
+...     action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+...     aec.step(action)
+>>> aec.agents, aec.state_now
+([], <GameState turn 4, GAME_OVER, a draw>)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from riskmath._validation import check_int, shown
+from riskmath.envs.codec import ActionCodec, CountChoice
+from riskmath.envs.observations import observation, observation_layout, observation_string
+from riskmath.errors import InvalidArgumentError
+from riskmath.game import Board, Game, GameState, Rules
+
+__all__ = ["RiskAECEnv", "env"]
+
+_RENDER_MODES = ("ansi", "human")
+
+
+def make_game(players: int, rules: Rules | None, max_turns: int | None, board: Board | None) -> Game:
+    """The :class:`~riskmath.Game` an environment plays (checks every argument)."""
+    players = check_int("players", players, minimum=2, maximum=6)
+    if max_turns is not None:
+        max_turns = check_int("max_turns", max_turns, minimum=1)
+    return Game(players, rules, board, max_turns=max_turns)
+
+
+def observation_space(game: Game, codec: ActionCodec) -> spaces.Dict:
+    """The per-agent ``Dict`` space: the observation vector (float32, non-negative and finite) and the int8 mask.
+
+    Some entries have no bound of their own (turns, the value of the next
+    set), so the vector's bound is the largest finite float32.
+    """
+    size = max(block.stop for block in observation_layout(game).values())
+    top = float(np.finfo(np.float32).max)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=0.0, high=top, shape=(size,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(codec.num_actions,), dtype=np.int8),
+        }
+    )
+
+
+def check_render_mode(render_mode: str | None, modes: tuple[str, ...]) -> str | None:
+    """``render_mode`` if it is None or one of ``modes``, else InvalidArgumentError naming it."""
+    if render_mode is not None and render_mode not in modes:
+        raise InvalidArgumentError(f"render_mode must be None or one of {', '.join(modes)}, got {shown(render_mode)}")
+    return render_mode
+
+
+class RiskAECEnv(AECEnv):  # type: ignore[misc]
+    """A game of RISK as a PettingZoo AEC environment; build it with :func:`env`.
+
+    Attributes
+    ----------
+    game : Game
+        The rules model played.
+    codec : ActionCodec
+        The action ids (``codec.describe(id)`` names one).
+    state_now : GameState or None
+        The current state (None before :meth:`reset`); the pending count, if
+        any, is in ``node``.
+    node : GameState or CountChoice or None
+        The decision waiting for ``agent_selection``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(_RENDER_MODES),
+        "name": "riskmath_risk_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 3,
+        rules: Rules | None = None,
+        max_turns: int | None = 200,
+        board: Board | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = make_game(players, rules, max_turns, board)
+        self.codec = ActionCodec(self.game)
+        self.render_mode = check_render_mode(render_mode, _RENDER_MODES)
+        self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
+        self._player = {agent: i for i, agent in enumerate(self.possible_agents)}
+        space = observation_space(self.game, self.codec)
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.codec.num_actions) for agent in self.possible_agents}
+        self.state_now: GameState | None = None
+        self.node: GameState | CountChoice | None = None
+        self._seeds = np.random.default_rng()
+        self._no_mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: with ``seed`` its chance outcomes are those of ``new_initial_state(seed)``."""
+        if seed is not None:
+            seed = check_int("seed", seed, minimum=0)
+            self._seeds = np.random.default_rng(seed)
+        else:
+            seed = int(self._seeds.integers(1 << 63))
+        self.state_now = self.node = self.game.new_initial_state(seed=seed, auto_chance=True)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.state_now.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.node is None:
+            raise InvalidArgumentError("the environment has no game yet: call reset() first")
+        player = self._player[agent]
+        to_move = agent == self.agent_selection and not self.terminations.get(agent, True)
+        to_move = to_move and not self.truncations[agent]
+        mask = self.codec.mask(self.node).astype(np.int8) if to_move else self._no_mask.copy()
+        # observation() takes a CountChoice too (see its docstring; its annotation names GameState only)
+        return {"observation": observation(self.node, player), "action_mask": mask}  # type: ignore[arg-type]
+
+    def step(self, action: Any) -> None:
+        """Take action id ``action`` for ``agent_selection`` (None for an agent whose game has ended)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if self.node is None or self.state_now is None:
+            raise InvalidArgumentError("the environment has no game yet: call reset() first")
+        result = self.codec.decode(self.node, action)  # InvalidArgumentError / IllegalActionError on a bad id
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if isinstance(result, CountChoice):  # the same agent chooses the count next
+            self.node = result
+            return
+        state = self.state_now.apply(result)
+        self.state_now = self.node = state
+        self._settle(state)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self, state: GameState) -> None:
+        """Rewards, terminations and truncations after a move; the next agent to step."""
+        players = self.game.players
+        loss = -1.0 / (players - 1)
+        if state.is_terminal():
+            winner = state.winner
+            if winner is not None:
+                for agent in self.agents:
+                    self.rewards[agent] = 1.0 if self._player[agent] == winner else loss
+                    self.terminations[agent] = True
+            else:  # the turn cap: a draw; the survivors share what the eliminated lost
+                share = (players - len(self.agents)) / (players - 1) / len(self.agents)
+                for agent in self.agents:
+                    self.rewards[agent] = share
+                    self.truncations[agent] = True
+            self.agent_selection = self.agents[0]
+            return
+        for agent in self.agents:
+            if not state.alive(self._player[agent]):
+                self.rewards[agent] = loss
+                self.terminations[agent] = True
+        self.agent_selection = self.possible_agents[state.current_player]
+        self._deads_step_first()
+
+    def render(self) -> str | None:
+        """The state as text from the mover's side (``"ansi"`` returns it, ``"human"`` prints it)."""
+        if self.render_mode is None or self.node is None or self.state_now is None:
+            return None
+        mover = self.state_now.current_player
+        text = f"{self.state_now!r}\n" + observation_string(self.node, mover if mover >= 0 else 0)  # type: ignore[arg-type]
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(
+    players: int = 3,
+    rules: Rules | None = None,
+    max_turns: int | None = 200,
+    board: Board | None = None,
+    render_mode: str | None = None,
+) -> RiskAECEnv:
+    """A PettingZoo AEC environment playing RISK (see the module docstring).
+
+    Parameters
+    ----------
+    players : int, default 3
+        2 to 6; agents ``"player_0"`` .. ``"player_{players-1}"``.
+    rules : Rules, optional
+        The 1993 US rules by default (:meth:`riskmath.Rules.preset` for others).
+    max_turns : int or None, default 200
+        The turn cap (player-turns) after which every agent is truncated;
+        None keeps the rules' own cap (none for most presets).
+    board : Board, optional
+        By default the board named by the rules.
+    render_mode : {None, "ansi", "human"}
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a bad argument, naming it.
+    """
+    return RiskAECEnv(players, rules, max_turns, board, render_mode)
