@@ -8,7 +8,9 @@ The layers, bottom to top (docs/architecture.rst draws them):
 3. ``riskmath.evaluate``: positions valued from the odds;
 4. ``riskmath.agents``: who decides for a seat;
 5. ``riskmath.sim``: many games, tournaments;
-6. ``riskmath.envs``: integer actions and observations for learning agents (framework environments later);
+6. ``riskmath.envs``: integer actions and observations for learning agents, and the PettingZoo and Gymnasium
+   environments (``envs.pettingzoo``, ``envs.gymnasium``: the only modules importing those packages; no
+   exception is needed below, as neither package is forbidden in any layer);
 7. ``riskmath.plots``: pictures and notebook HTML;
 8. the front: ``riskmath`` itself, ``riskmath.cli``, ``riskmath.__main__`` and the import path
    ``riskmath.tournament`` kept from earlier releases.
