@@ -60,10 +60,8 @@ outcomes.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import combinations, product
 from types import MappingProxyType
 from typing import Any
@@ -90,7 +88,7 @@ from riskmath.game.actions import (
     TradeCards,
 )
 from riskmath.game.cards import WILD
-from riskmath.game.chance import is_chance
+from riskmath.game.chance import ROLL_BLOCK, block_weights, is_chance
 from riskmath.game.legality import check_action, legal_ranges
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
@@ -112,7 +110,7 @@ COUNT_BITS = 32
 BATTLE_ATTACKERS = 64
 BATTLE_DEFENDERS = 16
 #: Rolls taken as one piece of a big blitz while both sides are far from the edges.
-BLOCK_ROLLS = 16
+BLOCK_ROLLS = ROLL_BLOCK
 
 _COUNT_KINDS = ("place", "blitz", "fortify", "occupy")
 
@@ -698,20 +696,12 @@ class ActionCodec:
         return BattleChance(state, a, d, node.stop_at)
 
 
-@functools.cache
 def _block_losses(combat: CombatRules) -> tuple[float, ...]:
     """The probability of each number of attacker losses, ``0 .. BLOCK_ROLLS * pairs``, in :data:`BLOCK_ROLLS`
-    rolls of the most dice on both sides (``pairs`` armies lost a roll), from the exact roll odds."""
-    pairs = min(combat.attacker_max_dice, combat.defender_max_dice)
-    odds = combat.roll_odds(combat.attacker_max_dice, combat.defender_max_dice)
-    one = [Fraction(odds.get((i, pairs - i), 0)) for i in range(pairs + 1)]
-    total = [Fraction(1)]
-    for _ in range(BLOCK_ROLLS):
-        total = [
-            sum((total[k - i] * one[i] for i in range(pairs + 1) if 0 <= k - i < len(total)), Fraction(0))
-            for k in range(len(total) + pairs)
-        ]
-    return tuple(float(p) for p in total)
+    rolls of the most dice on both sides (``pairs`` armies lost a roll): the rules model's exact block
+    (:func:`riskmath.game.chance.block_weights`), each probability rounded once to a float."""
+    weights, scale = block_weights(combat)
+    return tuple(weight / scale for weight in weights)  # int / int: correctly rounded, as float(Fraction) is
 
 
 def _blocks(sizes: list[tuple[str, int]]) -> Mapping[str, slice]:

@@ -266,15 +266,14 @@ def _cumulative(weights: Sequence[int], scale: int) -> tuple[float, ...]:
 
 
 @functools.cache
-def _block(combat: CombatRules) -> tuple[tuple[float, ...], int]:
-    """The attacker's losses in :data:`ROLL_BLOCK` rolls of the most dice on both sides, and the armies they remove.
+def block_weights(combat: CombatRules) -> tuple[tuple[int, ...], int]:
+    """The attacker's losses in :data:`ROLL_BLOCK` rolls of the most dice on both sides, exactly.
 
     Each such roll removes ``pairs = min(max dice)`` armies, split between the
     sides by the roll's odds; the losses over a block are the sum of
-    ``ROLL_BLOCK`` independent rolls, convolved exactly (integer weights over
-    a common denominator).  Returns the cumulative probabilities of
-    ``0 .. ROLL_BLOCK * pairs`` attacker losses, each rounded once to a
-    float, and ``ROLL_BLOCK * pairs``.
+    ``ROLL_BLOCK`` independent rolls, convolved exactly.  Returns integer
+    weights of ``0 .. ROLL_BLOCK * pairs`` attacker losses and their common
+    denominator (the weight over it is the probability).
     """
     weights, denominator, pairs = _roll_weights(combat)
     total = [1]
@@ -283,7 +282,15 @@ def _block(combat: CombatRules) -> tuple[tuple[float, ...], int]:
             sum(total[k - i] * weights[i] for i in range(pairs + 1) if 0 <= k - i < len(total))
             for k in range(len(total) + pairs)
         ]
-    return _cumulative(total, denominator**ROLL_BLOCK), ROLL_BLOCK * pairs
+    return tuple(total), denominator**ROLL_BLOCK
+
+
+@functools.cache
+def _block(combat: CombatRules) -> tuple[tuple[float, ...], int]:
+    """The cumulative probabilities of :func:`block_weights` (each rounded once to a float) and the armies a block
+    removes, ``ROLL_BLOCK * pairs``."""
+    weights, scale = block_weights(combat)
+    return _cumulative(weights, scale), len(weights) - 1
 
 
 def _roll_weights(combat: CombatRules) -> tuple[list[int], int, int]:
