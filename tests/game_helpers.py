@@ -19,6 +19,18 @@ import pytest
 
 import riskmath as rm
 
+#: A six-territory board of two continents, small enough for random play to finish games.
+TOY = rm.Board.from_dict(
+    {
+        "name": "toy",
+        "continents": [
+            {"name": "East", "bonus": 2, "territories": ["A", "B", "C"]},
+            {"name": "West", "bonus": 1, "territories": ["D", "E", "F"]},
+        ],
+        "borders": [["A", "B"], ["B", "C"], ["A", "C"], ["C", "D"], ["D", "E"], ["E", "F"]],
+    }
+)
+
 # Card symbols of mapping "B" ([C4]-[C6] in docs/sources.rst, the default), a few of each, for building sets by hand.
 INFANTRY = ("Alaska", "Venezuela", "Peru", "Argentina", "Iceland", "Egypt", "East Africa", "Congo", "Kamchatka")
 CAVALRY = ("Greenland", "Alberta", "Ontario", "Quebec", "Scandinavia", "Ukraine", "North Africa", "Madagascar")

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 import pytest
-from game_helpers import Checked, check_invariants, spread, tiered
+from game_helpers import TOY, Checked, check_invariants, spread, tiered
 
 import riskmath as rm
 from riskmath.agents import AGENTS, AggressiveAgent, RandomAgent, make_agent
@@ -31,16 +31,6 @@ PRESET_CASES = [
     if not (players < 3 and "mission" in preset)
 ]
 
-TOY = rm.Board.from_dict(
-    {
-        "name": "toy",
-        "continents": [
-            {"name": "East", "bonus": 2, "territories": ["A", "B", "C"]},
-            {"name": "West", "bonus": 1, "territories": ["D", "E", "F"]},
-        ],
-        "borders": [["A", "B"], ["B", "C"], ["A", "C"], ["C", "D"], ["D", "E"], ["E", "F"]],
-    }
-)
 
 VARIANTS = {
     "caps": rm.Rules(max_armies_per_territory=6, setup_cap_per_territory=3),

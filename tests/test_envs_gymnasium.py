@@ -8,23 +8,13 @@ import pytest
 pytest.importorskip("gymnasium")
 
 import gymnasium
+from game_helpers import TOY
 from gymnasium.utils.env_checker import check_env
 
 import riskmath as rm
 from riskmath.envs import ActionCodec, observation
 from riskmath.envs.gymnasium import ENV_ID, RiskEnv, register
 from riskmath.errors import IllegalActionError, InvalidArgumentError
-
-TOY = rm.Board.from_dict(
-    {
-        "name": "toy",
-        "continents": [
-            {"name": "East", "bonus": 2, "territories": ["A", "B", "C"]},
-            {"name": "West", "bonus": 1, "territories": ["D", "E", "F"]},
-        ],
-        "borders": [["A", "B"], ["B", "C"], ["A", "C"], ["C", "D"], ["D", "E"], ["E", "F"]],
-    }
-)
 
 
 def episode(env, seed: int) -> tuple[list[float], bool, bool, int]:

@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+from game_helpers import TOY
 from pettingzoo.test import api_test, seed_test
 
 import riskmath as rm
@@ -27,18 +28,6 @@ DICT_OBSERVATIONS = [
     "ignore:Observation is not a NumPy array:UserWarning",
     "ignore:Observation space for each agent probably should be:UserWarning",
 ]
-
-# A board small enough for random play to finish games (no neutral: two_player="none").
-TOY = rm.Board.from_dict(
-    {
-        "name": "toy",
-        "continents": [
-            {"name": "East", "bonus": 2, "territories": ["A", "B", "C"]},
-            {"name": "West", "bonus": 1, "territories": ["D", "E", "F"]},
-        ],
-        "borders": [["A", "B"], ["B", "C"], ["A", "C"], ["C", "D"], ["D", "E"], ["E", "F"]],
-    }
-)
 
 
 def rollout(aec: RiskAECEnv, seed: int) -> tuple[dict[str, float], dict[str, str], int]:
