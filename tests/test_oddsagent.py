@@ -119,3 +119,33 @@ def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, playe
     assert set(fallbacks) <= {rm.Phase.SETUP_PILE, rm.Phase.SETUP_PLACE, rm.Phase.FORTIFY}
     if rules.fortify != "experts":
         assert rm.Phase.FORTIFY not in fallbacks
+
+
+@pytest.mark.parametrize(("preset", "players"), tiered(VARIANTS, spread(VARIANTS)))
+def test_what_the_fast_path_passes_on_unchecked_is_legal(preset, players, monkeypatch):
+    # simulate() takes the agent's checked form (OddsAgent._decide), which skips the check in the phases whose
+    # actions are legal by construction.  Check them all here instead, in every rule variant.
+    rules = rm.Rules.preset(preset)
+    try:
+        rm.Game(players, rules)
+    except rm.RiskmathError:
+        pytest.skip(f"{preset} is not for {players} players")
+    unchecked = oddsagent._LEGAL_BY_CONSTRUCTION
+    refused, checked = [], []
+    real = oddsagent.check_action
+
+    def spy(game, pos, action):
+        checked.append(pos.phase)
+        try:
+            return real(game, pos, action)
+        except rm.IllegalActionError:
+            refused.append((pos.phase, action))
+            raise
+
+    monkeypatch.setattr(oddsagent, "_LEGAL_BY_CONSTRUCTION", frozenset())
+    monkeypatch.setattr(oddsagent, "check_action", spy)
+    for defender_decides in (False, True):
+        game = rm.Game(players, rules, max_turns=40, defender_decides=defender_decides)
+        rm.simulate(game, [OddsAgent()] * players, 2, seed=players)
+    assert unchecked <= set(checked) | {rm.Phase.SETUP_CLAIM, rm.Phase.SETUP_PLACE}  # (set-ups may be random)
+    assert [(phase, action) for phase, action in refused if phase in unchecked] == []

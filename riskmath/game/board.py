@@ -233,6 +233,7 @@ class Board:
     _nbrs: tuple[tuple[int, ...], ...]
     _cont_of: tuple[str, ...]
     _lookup: Mapping[str, int]
+    _exact: Mapping[str, int]
     _lookup_continent: Mapping[str, str]
 
     def __init__(self, data: Mapping[str, Any]) -> None:
@@ -354,6 +355,7 @@ class Board:
             "_nbrs": nbrs,
             "_cont_of": tuple(owner[t] for t in order),
             "_lookup": MappingProxyType(lookup),
+            "_exact": MappingProxyType({t: i for i, t in enumerate(order)}),  # canonical names: no normalizing
             "_lookup_continent": MappingProxyType(lookup_c),
         }
         for attribute, value in values.items():
@@ -503,6 +505,9 @@ class Board:
         if type(territory) is int and 0 <= territory < len(self.territories):  # the common case, first
             return territory
         if isinstance(territory, str):
+            found = self._exact.get(territory)  # a canonical name, as agents and records give them
+            if found is not None:
+                return found
             found = self._lookup.get(_norm(territory))
             if found is None:
                 _fail(

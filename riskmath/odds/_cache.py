@@ -175,8 +175,7 @@ def _chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRul
     battles = _battles(combat, _size(attackers))
     force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
     for d in defenders[1:]:
-        force = np.append(force[1:], 0.0)  # one army stays behind in each capture
-        force = force @ battles.ending(d)  # survivors of the win; losses drop out
+        force = force[1:] @ battles.ending(d)[:-1]  # one army stays behind in each capture; losses drop out
     return min(1.0, float(force.sum()))
 
 
