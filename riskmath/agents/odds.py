@@ -161,7 +161,7 @@ class OddsAgent:
         if hand >= 3 and (state.phase is Phase.REINFORCE or hand > state.game.rules.elimination_trade_to):
             trade = _first_trade(state, me)  # the first of the legal actions when a set may be traded
             if trade is not None:
-                return TradeCards(trade)
+                return TradeCards((trade[0], trade[1], trade[2]))
         if state.pool == 0:
             legal = state.legal_actions()
             return legal[0] if len(legal) else None
