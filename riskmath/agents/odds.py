@@ -65,7 +65,7 @@ from riskmath.game.codec import Checked, to_engine
 from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
-from riskmath.game.position import most_to_move, room
+from riskmath.game.position import most_to_move
 from riskmath.game.state import GameState
 
 __all__ = ["OddsAgent"]
@@ -386,20 +386,34 @@ class OddsAgent:
         return None if best is None else PlaceArmies(board.territories[best[1]], 1)
 
     def _setup_place(self, state: GameState) -> Any:
+        """The own territory most likely to fall to its strongest rival neighbor (first by name on ties).
+
+        As many armies as are due and fit there.  One pass over the territories in alphabetical order, with
+        what ``_fall_probabilities`` would give (no reinforcements), for the territories that have room.
+        """
         me = state.current_player
         game, pos = state.game, state.position
         placer, due = pos.queue[0]
         if placer != me:
             return None  # a neutral's army: the fallback places it
-        # The territories that may take an army and how many (not the list of every placement: O(territories)).
-        most = {t: min(due, room(game, pos, t, setup=True)) for t, o in enumerate(pos.owner) if o == placer}
-        most = {t: k for t, k in most.items() if k > 0}
-        if not most:
+        owners, armies, alive, neighbors = pos.owner, pos.armies, pos.alive, game.neighbors
+        players, cap, combat = game.players, game.setup_cap, game.rules.combat
+        best, most, top = -1, 0, -1.0
+        for t in game.alphabetical:
+            if owners[t] != placer or armies[t] >= cap:
+                continue
+            able = -1  # the armies able to attack of the strongest rival neighbor (-1: none)
+            for u in neighbors[t]:
+                enemy = owners[u]
+                if enemy != placer and 0 <= enemy < players and alive[enemy] and armies[u] - 1 > able:
+                    able = armies[u] - 1
+            fall = 0.0 if able < 0 else win_probability(able, armies[t], combat)
+            if fall > top:
+                best, top = t, fall
+                most = min(due, cap - armies[t])
+        if best < 0:
             return None
-        falls = _fall_probabilities(state, False, only=most)
-        names = game.board.territories
-        target = max(sorted(most, key=names.__getitem__), key=falls.__getitem__)  # the first by name on ties
-        return PlaceArmies(names[target], most[target])
+        return PlaceArmies(game.board.territories[best], most)
 
     def _capital(self, state: GameState) -> Any:
         me = state.current_player

@@ -202,14 +202,32 @@ class _Battles:
         kern, size = self.kern, self.size
         while len(self.by_defenders) <= d:
             e_total = len(self.by_defenders)
+            e = min(kern.max_d, e_total)
             table = np.zeros((size + 1, size + 1))
-            for a in range(1, size + 1):
-                c, e = min(kern.max_a, a), min(kern.max_d, e_total)
+            # Row a sums, over the roll's outcomes (in order of attackers lost), the chance of the outcome times
+            # the row of the state after it: (a - lost, e_total - killed), in this table if killed == 0.
+            full = min(kern.max_a, size + 1)  # from this row on, the attacker rolls every die: one kernel
+            for a in range(1, full):
+                c = min(kern.max_a, a)
                 pairs = min(c, e)
                 for lost, p in enumerate(kern.prob[c][e]):
                     killed = pairs - lost
-                    if p:  # the state after the roll: (a - lost, e_total - killed), in this table if killed == 0
+                    if p:
                         table[a] += p * (table if killed == 0 else self.by_defenders[e_total - killed])[a - lost]
+            # The rows from ``full`` on, in the same order of operations as above, whole blocks at a time: the
+            # outcomes that kill defenders read earlier tables, and the one that kills none (the last) reads
+            # this table ``pairs`` rows up, so that ``pairs`` rows can be finished together.
+            pairs = min(kern.max_a, e)
+            outcomes = kern.prob[kern.max_a][e]
+            for lost, p in enumerate(outcomes[:-1]):
+                if p:
+                    earlier = self.by_defenders[e_total - (pairs - lost)]
+                    table[full:] += p * earlier[full - lost : size + 1 - lost]
+            q = outcomes[-1]
+            if q:
+                for a in range(full, size + 1, pairs):
+                    end = min(a + pairs, size + 1)
+                    table[a:end] += q * table[a - pairs : end - pairs]
             self.by_defenders.append(table)
         return self.by_defenders[d]
 
