@@ -67,6 +67,7 @@ from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
 from riskmath.game.position import most_to_move
 from riskmath.game.state import GameState
+from riskmath.odds._cache import small_battles
 
 __all__ = ["OddsAgent"]
 
@@ -297,14 +298,18 @@ class OddsAgent:
         captured = owners.count(me) > held
         threshold = self.attack_threshold if captured else self.card_threshold
         neighbors = state.game.neighbors
+        grid = small_battles(combat)  # win_probability of up to 32 a side, read without a call
+        small = len(grid)
         best: tuple[float, int, int] | None = None
         for t, owner in enumerate(owners):
             if owner != me or armies[t] < 2:
                 continue
             able = armies[t] - 1
+            row = grid[able - 1] if able <= small else None
             for u in neighbors[t]:
                 if owners[u] != me:
-                    p = win_probability(able, armies[u], combat)
+                    d = armies[u]
+                    p = row[d - 1] if row is not None and d <= small else win_probability(able, d, combat)
                     if p >= threshold and (best is None or p > best[0]):
                         best = (p, t, u)
         if best is None:

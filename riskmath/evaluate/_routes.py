@@ -52,10 +52,11 @@ def _search(nbrs: Sequence[Sequence[int]], targets: Set[int], starts: Sequence[i
     plain = any(len(set(nbrs[u])) != len(nbrs[u]) for u in targets)
 
     def onward(t: int) -> list[int]:
-        options = [u for u in nbrs[t] if u in free]
         if plain:
-            return sorted(options, key=lambda u: (sum(v in free for v in nbrs[u]), u))
-        return sorted(options, key=lambda u: (len(near[u] & free), u))
+            ranked = sorted([(sum(v in free for v in nbrs[u]), u) for u in nbrs[t] if u in free])
+        else:  # (the same order as sorting the neighbors by that key: the ids break ties)
+            ranked = sorted([(len(near[u] & free), u) for u in nbrs[t] if u in free])
+        return [u for _, u in ranked]
 
     def extend(path: list[int]) -> bool:
         nonlocal best_len, budget
