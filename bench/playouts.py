@@ -143,6 +143,34 @@ def simulate_rate(
     return turns / elapsed, turns
 
 
+def steady_rate(name: str, players: int, *, warm_games: int = 8, budget: float = 2.0, max_turns: int = 300) -> float:
+    """Player-turns per second of ``simulate`` once the agent's caches are warm, every seat the agent ``name``.
+
+    The odds agent remembers what it computed (battle and chain odds, routes
+    searched, continent plans): its first games in a new process pay for
+    filling those caches, so that :func:`simulate_rate` (one warm-up game or a
+    fifth of a second) times it half cold.  Rollouts and simulations play
+    hundreds of games in one process, so this measure plays ``warm_games``
+    games first (not timed), then new games (seeds never played before in
+    the process) in chunks until ``budget`` seconds of process time have been
+    spent.  Process time, not wall time: the other processes of a loaded
+    machine do not count against the agent.
+    """
+    game = rm.Game(players, max_turns=max_turns)
+    agents = [make_agent(name) for _ in range(players)]
+    rm.simulate(game, agents, warm_games, seed=20_000)
+    gc.collect()
+    turns, elapsed, k, chunk = 0, 0.0, 0, 1
+    while elapsed < budget:
+        start = time.process_time()
+        table = rm.simulate(game, agents, chunk, seed=30_000 + k)
+        elapsed += time.process_time() - start
+        turns += int(table["turns"].sum())
+        k += 1
+        chunk = min(2 * chunk, 16)
+    return turns / elapsed
+
+
 def scaling(name: str, players: int, games: int) -> tuple[float, float, int]:
     """Wall times of ``simulate(n_jobs=1)`` and ``simulate(n_jobs=2)`` on the same games, and their turns.
 

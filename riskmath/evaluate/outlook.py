@@ -325,20 +325,32 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     if not all(candidates):
         return ContinentPlan(0.0, [], [], [])
     chosen = [options[0] for options in candidates]
-    best = _evaluate_routes(state, player, [p for paths in chosen for p in paths], armies)
+    known: dict[tuple[int, ...], tuple[int, int]] = {}  # path -> (its defenders, its source): asked again below
+    best = _evaluate_routes(state, player, [p for paths in chosen for p in paths], armies, known)
     for k, options in enumerate(candidates):  # each component's candidates in turn, keeping the best odds
         for option in options[1:]:
             trial = [*chosen[:k], option, *chosen[k + 1 :]]
-            plan = _evaluate_routes(state, player, [p for paths in trial for p in paths], armies)
+            plan = _evaluate_routes(state, player, [p for paths in trial for p in paths], armies, known)
             if plan.probability > best.probability:
                 best, chosen = plan, trial
     return best
 
 
-def _evaluate_routes(state: GameState, player: int, paths: list[tuple[int, ...]], armies: int) -> ContinentPlan:
+def _evaluate_routes(
+    state: GameState,
+    player: int,
+    paths: list[tuple[int, ...]],
+    armies: int,
+    known: dict[tuple[int, ...], tuple[int, int]] | None = None,
+) -> ContinentPlan:
     stacks = _lists(state)[1]
-    weights = [sum(stacks[t] for t in path) for path in paths]
-    sources = [_source(state, player, path[0]) for path in paths]
+    if known is None:
+        known = {}
+    for path in paths:
+        if path not in known:
+            known[path] = (sum(stacks[t] for t in path), _source(state, player, path[0]))
+    weights = [known[path][0] for path in paths]
+    sources = [known[path][1] for path in paths]
     placed = shares(armies, weights)
     attackers = []
     for k, source in enumerate(sources):
