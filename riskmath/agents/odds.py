@@ -380,14 +380,21 @@ class OddsAgent:
         owners = _lists(state)[0]
         best: tuple[tuple[float, int], int] | None = None
         for continent in board.continents.values():
-            free = [t for t in continent.ids if owners[t] < 0]
-            if not free:
+            first, mine, others = -1, 0, 0  # the first free territory (by id), the player's, the others'
+            for t in continent.ids:
+                owner = owners[t]
+                if owner < 0:
+                    if first < 0:
+                        first = t
+                elif owner == me:
+                    mine += 1
+                else:
+                    others += 1
+            if first < 0:
                 continue
-            mine = sum(owners[t] == me for t in continent.ids)
-            others = sum(owners[t] >= 0 and owners[t] != me for t in continent.ids)
             key = ((mine + 1 - others) / len(continent.ids), -len(continent.ids))
             if best is None or key > best[0]:
-                best = (key, free[0])
+                best = (key, first)
         return None if best is None else PlaceArmies(board.territories[best[1]], 1)
 
     def _setup_place(self, state: GameState) -> Any:
