@@ -325,7 +325,7 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     if not all(candidates):
         return ContinentPlan(0.0, [], [], [])
     chosen = [options[0] for options in candidates]
-    known: dict[tuple[int, ...], tuple[int, int]] = {}  # path -> (its defenders, its source): asked again below
+    known: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] = {}  # path -> defenders, source, stacks
     best = _evaluate_routes(state, player, [p for paths in chosen for p in paths], armies, known)
     for k, options in enumerate(candidates):  # each component's candidates in turn, keeping the best odds
         for option in options[1:]:
@@ -341,14 +341,15 @@ def _evaluate_routes(
     player: int,
     paths: list[tuple[int, ...]],
     armies: int,
-    known: dict[tuple[int, ...], tuple[int, int]] | None = None,
+    known: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] | None = None,
 ) -> ContinentPlan:
     stacks = _lists(state)[1]
     if known is None:
         known = {}
     for path in paths:
         if path not in known:
-            known[path] = (sum(stacks[t] for t in path), _source(state, player, path[0]))
+            defenders = tuple([stacks[t] for t in path])
+            known[path] = (sum(defenders), _source(state, player, path[0]), defenders)
     weights = [known[path][0] for path in paths]
     sources = [known[path][1] for path in paths]
     placed = shares(armies, weights)
@@ -363,7 +364,7 @@ def _evaluate_routes(
         if able < 1:
             probability = 0.0
             break
-        probability *= chain_success(able, tuple([stacks[t] for t in path]), combat)
+        probability *= chain_success(able, known[path][2], combat)
     routes = [(source, *path) for source, path in zip(sources, paths, strict=True)]
     return ContinentPlan(probability, routes, attackers, placed)
 
