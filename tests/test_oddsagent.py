@@ -13,6 +13,8 @@ from riskmath.agents import RandomAgent
 from riskmath.agents.odds import OddsAgent
 from riskmath.evaluate import plan_continent
 from riskmath.game.actions import Blitz, EndPhase, Fortify, Occupy, PlaceArmies
+from riskmath.game.codec import to_action
+from riskmath.game.legality import check_action
 
 # S - B - C - D in a line (Line = B, C, D, bonus 3); W, player 0's, sits next to S only.
 LINE = tiny_game("WSBCD", ["WS", "SB", "BC", "CD"], [("Home", 1, "WS"), ("Line", 3, "BCD")])
@@ -122,30 +124,30 @@ def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, playe
 
 
 @pytest.mark.parametrize(("preset", "players"), tiered(VARIANTS, spread(VARIANTS)))
-def test_what_the_fast_path_passes_on_unchecked_is_legal(preset, players, monkeypatch):
-    # simulate() takes the agent's checked form (OddsAgent._decide), which skips the check in the phases whose
-    # actions are legal by construction.  Check them all here instead, in every rule variant.
+def test_every_decision_of_the_fast_path_is_legal(preset, players, monkeypatch):
+    # simulate() takes the agent's checked form (OddsAgent._decide), which is not checked in the phases whose
+    # actions are legal by construction (oddsagent._LEGAL_BY_CONSTRUCTION).  Check every decision here instead,
+    # in every rule variant, and that those phases were played.
     rules = rm.Rules.preset(preset)
     try:
         rm.Game(players, rules)
     except rm.RiskmathError:
         pytest.skip(f"{preset} is not for {players} players")
-    unchecked = oddsagent._LEGAL_BY_CONSTRUCTION
-    refused, checked = [], []
-    real = oddsagent.check_action
+    phases, refused = [], []
+    real = OddsAgent._decide
 
-    def spy(game, pos, action):
-        checked.append(pos.phase)
+    def checked_decide(self, state, rng):
+        decision = real(self, state, rng)
+        phases.append(state.phase)
         try:
-            return real(game, pos, action)
-        except rm.IllegalActionError:
-            refused.append((pos.phase, action))
-            raise
+            check_action(state.game, state.position, to_action(state.game, decision))
+        except rm.IllegalActionError as error:
+            refused.append((state.phase, decision, str(error)))
+        return decision
 
-    monkeypatch.setattr(oddsagent, "_LEGAL_BY_CONSTRUCTION", frozenset())
-    monkeypatch.setattr(oddsagent, "check_action", spy)
+    monkeypatch.setattr(OddsAgent, "_decide", checked_decide)
     for defender_decides in (False, True):
         game = rm.Game(players, rules, max_turns=40, defender_decides=defender_decides)
         rm.simulate(game, [OddsAgent()] * players, 2, seed=players)
-    assert unchecked <= set(checked) | {rm.Phase.SETUP_CLAIM, rm.Phase.SETUP_PLACE}  # (set-ups may be random)
-    assert [(phase, action) for phase, action in refused if phase in unchecked] == []
+    assert {rm.Phase.ATTACK, rm.Phase.OCCUPY, rm.Phase.REINFORCE} <= set(phases)
+    assert refused == []

@@ -51,17 +51,15 @@ from riskmath.evaluate.outlook import (
     win_probability,
 )
 from riskmath.game.actions import (
-    Blitz,
     ChooseCapital,
     Defend,
     EndPhase,
     Fortify,
-    Occupy,
     PlaceArmies,
     TradeCards,
 )
 from riskmath.game.board import Board, Continent
-from riskmath.game.codec import Checked, to_engine
+from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
@@ -140,6 +138,10 @@ class OddsAgent:
         and the loop converts it again).
         """
         phase = state.phase
+        direct = _CHECKED.get(phase)
+        if direct is not None:  # (the most frequent decisions: no action object made, nothing converted)
+            checked = getattr(self, direct)(state)
+            return checked if checked is not None else to_engine(state.game, _fallback(state, rng))
         handler = _HANDLERS.get(phase)
         action = None if handler is None else getattr(self, handler)(state)
         if action is not None:
@@ -274,8 +276,11 @@ class OddsAgent:
 
     # -- attacks --------------------------------------------------------------------------
     def _attack(self, state: GameState) -> Any:
+        return to_action(state.game, self._attack_checked(state))
+
+    def _attack_checked(self, state: GameState) -> Checked:
+        """The attack (or the end of the phase) in the checked form: legal by construction."""
         me = state.current_player
-        names = state.game.board.territories
         combat = state.game.rules.combat
         turn, _, routes, held = self._plans.get(me, (-1, [], [], 0))
         if turn != state.turn:
@@ -293,7 +298,7 @@ class OddsAgent:
                 rest = [armies[t] for t in route[k:] if owners[t] != me]
                 chance = chain_success(able, tuple(rest), combat)
                 if chance >= self.continue_threshold:
-                    return Blitz(names[source], names[target], 0)
+                    return ("blitz", source, target, 0)
                 break
         captured = owners.count(me) > held
         threshold = self.attack_threshold if captured else self.card_threshold
@@ -313,11 +318,16 @@ class OddsAgent:
                     if p >= threshold and (best is None or p > best[0]):
                         best = (p, t, u)
         if best is None:
-            return EndPhase()
+            return ("end",)
         _, source, target = best
-        return Blitz(names[source], names[target], (armies[source] - 1) // 3)
+        return ("blitz", source, target, (armies[source] - 1) // 3)
 
     def _occupy(self, state: GameState) -> Any:
+        checked = self._occupy_checked(state)
+        return None if checked is None else to_action(state.game, checked)
+
+    def _occupy_checked(self, state: GameState) -> Checked | None:
+        """The armies to move in, in the checked form (within the legal range), or None if not a capture."""
         pos = state.position
         if pos.occupy is None:
             return None  # (not a capture: the fallback)
@@ -329,9 +339,9 @@ class OddsAgent:
         onward = any(target in route[:-1] for route in routes)
         enemies_at_source = [u for u in state.game.neighbors[source] if _rival(state, me, u)]
         if onward or not enemies_at_source:
-            return Occupy(most)
+            return ("occupy", most)
         if not any(_rival(state, me, u) for u in state.game.neighbors[target]):
-            return Occupy(least)
+            return ("occupy", least)
         combat = state.game.rules.combat
         strongest = max(state.position.armies[u] - 1 for u in enemies_at_source)
         total = state.position.armies[source]  # the source keeps total - moved
@@ -343,8 +353,8 @@ class OddsAgent:
                 most = middle - 1
         for moved in range(most, least - 1, -1):
             if win_probability(strongest, total - moved, combat) <= self.attack_threshold:
-                return Occupy(moved)
-        return Occupy(least)
+                return ("occupy", moved)
+        return ("occupy", least)
 
     # -- fortification ------------------------------------------------------------------
     def _fortify(self, state: GameState) -> Any:
@@ -455,6 +465,9 @@ _HANDLERS = {
 #: and the armies due.  :meth:`OddsAgent._decide` passes them on unchecked (a tenth of its time, checked), and
 #: tests/test_oddsagent.py checks them in every rule variant.  The other phases' actions are checked.
 _LEGAL_BY_CONSTRUCTION = frozenset({Phase.ATTACK, Phase.OCCUPY, Phase.SETUP_CLAIM, Phase.SETUP_PLACE})
+
+#: Of those, the phases whose handlers make the checked form directly (the public action is made from it).
+_CHECKED = {Phase.ATTACK: "_attack_checked", Phase.OCCUPY: "_occupy_checked"}
 
 #: Plans remembered by :func:`_plan_continent` (all forgotten when full); a plan holds a few short lists.
 _PLANS_KEPT = 8192
