@@ -327,11 +327,14 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     chosen = [options[0] for options in candidates]
     known: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] = {}  # path -> defenders, source, stacks
     best = _evaluate_routes(state, player, [p for paths in chosen for p in paths], armies, known)
+    assert best is not None  # (nothing to beat)
     for k, options in enumerate(candidates):  # each component's candidates in turn, keeping the best odds
         for option in options[1:]:
             trial = [*chosen[:k], option, *chosen[k + 1 :]]
-            plan = _evaluate_routes(state, player, [p for paths in trial for p in paths], armies, known)
-            if plan.probability > best.probability:
+            plan = _evaluate_routes(
+                state, player, [p for paths in trial for p in paths], armies, known, best.probability
+            )
+            if plan is not None and plan.probability > best.probability:
                 best, chosen = plan, trial
     return best
 
@@ -342,7 +345,15 @@ def _evaluate_routes(
     paths: list[tuple[int, ...]],
     armies: int,
     known: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] | None = None,
-) -> ContinentPlan:
+    beat: float = -1.0,
+) -> ContinentPlan | None:
+    """The plan of these paths; None as soon as its probability cannot exceed ``beat``.
+
+    (Each path's chance is at most 1, so the product so far bounds the
+    plan's: a candidate that cannot beat the best so far is dropped before
+    its other paths are computed.  The product is formed in the same order
+    either way.)
+    """
     stacks = _lists(state)[1]
     if known is None:
         known = {}
@@ -365,6 +376,8 @@ def _evaluate_routes(
             probability = 0.0
             break
         probability *= chain_success(able, known[path][2], combat)
+        if probability <= beat:
+            return None
     routes = [(source, *path) for source, path in zip(sources, paths, strict=True)]
     return ContinentPlan(probability, routes, attackers, placed)
 
