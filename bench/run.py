@@ -217,8 +217,8 @@ def envs_speed(games: int) -> None:
     Both loops play seeded 4-player games capped at 300 player-turns on the same warmed-up game; a
     decision is one step taken: one ``legal_actions()`` choice for riskmath, one masked id for the codec
     (so an action with an open count is several decisions).  The third loop plays through the PettingZoo
-    environment as its users do (``agent_iter``, ``last()`` with the observation and the mask, ``step``);
-    issue 13 asks it for at least 30 % of riskmath's rate.
+    environment as its users do (the wrapped ``env()``, ``agent_iter``, ``last()`` with the observation and
+    the mask, ``step``); issue 13 asks it for at least 30 % of riskmath's rate.
     """
     import random
     import time
@@ -268,14 +268,22 @@ def envs_speed(games: int) -> None:
             steps += 1
         return steps, steps
 
-    rates = {}
-    for name, loop in (("riskmath", direct), ("codec", masked), ("pettingzoo", zoo)):
+    loops = {"riskmath": direct, "codec": masked, "pettingzoo": zoo}
+    for loop in loops.values():
         for seed in range(10_000, 10_002):  # warm up the game's blitz tables
             loop(seed)
-        start = time.perf_counter()
-        totals = [loop(seed) for seed in range(games)]
-        elapsed = time.perf_counter() - start
-        rates[name] = (sum(t[0] for t in totals) / elapsed, sum(t[1] for t in totals) / elapsed)
+    # The loops take turns game by game (same seed, one after the other), so that a change in the load
+    # of a shared machine falls on all three alike and the ratios stay comparable.
+    elapsed = dict.fromkeys(loops, 0.0)
+    counted = {name: [0, 0] for name in loops}
+    for seed in range(games):
+        for name, loop in loops.items():
+            start = time.perf_counter()
+            steps, actions = loop(seed)
+            elapsed[name] += time.perf_counter() - start
+            counted[name][0] += steps
+            counted[name][1] += actions
+    rates = {name: (counted[name][0] / elapsed[name], counted[name][1] / elapsed[name]) for name in loops}
     ours, theirs = rates["codec"], rates["riskmath"]
     print(f"{'4-player random play, riskmath legal_actions()':<50} {theirs[0]:9.0f} decisions/s")
     ratio = ours[0] / theirs[0]
