@@ -162,3 +162,21 @@ def test_observer_refuses_a_state_of_another_game():
     other = rm.Game(3).new_initial_state(seed=0, auto_chance=True)
     with pytest.raises(rm.InvalidArgumentError, match="not to this observer's"):
         observer.view(other, 0)
+
+
+def test_the_gymnasium_env_observes_from_scratch_too():
+    pytest.importorskip("gymnasium")
+    from riskmath.envs.gymnasium import RiskEnv
+
+    gym_env = RiskEnv(opponents=["aggressive", "random"], max_turns=12, seat=1)
+    obs, _ = gym_env.reset(seed=4)
+    rng, done, steps = np.random.default_rng(4), False, 0
+    while not done:
+        node = gym_env._node
+        assert np.array_equal(obs["observation"], observation(node, 1))
+        assert np.array_equal(obs["action_mask"], gym_env.codec.mask(node).astype(np.int8))
+        kept = obs["observation"].copy()
+        obs, _, terminated, truncated, _ = gym_env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        done, steps = terminated or truncated, steps + 1
+    assert steps > 30
+    assert not np.array_equal(obs["observation"], kept)  # the last two differ, and neither changed the other
