@@ -312,7 +312,7 @@ def env(
     max_turns: int | None = 200,
     board: Board | None = None,
     render_mode: str | None = None,
-) -> AECEnv:
+) -> Any:
     """A PettingZoo AEC environment playing RISK (see the module docstring), wrapped as PettingZoo's classic
     games are: in ``OrderEnforcingWrapper`` (``env(...).unwrapped`` is the :class:`RiskAECEnv`).
 
@@ -328,6 +328,12 @@ def env(
     board : Board, optional
         By default the board named by the rules.
     render_mode : {None, "ansi", "human"}
+
+    Returns
+    -------
+    pettingzoo.AECEnv
+        A :class:`RiskAECEnv` in a subclass of PettingZoo's ``OrderEnforcingWrapper`` (see the module
+        docstring); :func:`raw_env` gives it bare.
 
     Raises
     ------
