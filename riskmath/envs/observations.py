@@ -242,8 +242,7 @@ def _write_rest(out: np.ndarray, state: GameState, player: int, offsets: tuple[i
     hand_at, sizes_at = offsets[2:4]
     battle_at, mission_at, capitals_at, moved_at = offsets[9:13]
     index = game.index
-    for card in pos.hands[player]:
-        out[hand_at + (n if card == WILD else index[card])] += 1.0
+    _write_cards(out, pos.hands[player], index, n, hand_at)
     # hand sizes, alive and cards are contiguous: one list, one assignment; then the one-hots and the turn
     hands, alive, order = pos.hands, pos.alive, _order(players, player)
     small = [len(hands[q]) for q in order]
@@ -276,8 +275,18 @@ def _write_rest(out: np.ndarray, state: GameState, player: int, offsets: tuple[i
     for t in pos.moved:
         out[moved_at + t] = 1.0
     if len(offsets) > 15:  # the information state: the discard pile
-        for card in pos.discard:
-            out[offsets[14] + (n if card == WILD else index[card])] += 1.0
+        _write_cards(out, pos.discard, index, n, offsets[14])
+
+
+def _write_cards(out: np.ndarray, cards: list[str], index: Mapping[str, int], n: int, at: int) -> None:
+    """Counts of ``cards`` laid out as ``hand``: one per territory card, then the wilds (counted in Python,
+    then written once each: an in-place add on one NumPy element costs more than a dict update)."""
+    counts: dict[int, int] = {}
+    for card in cards:
+        k = at + (n if card == WILD else index[card])
+        counts[k] = counts.get(k, 0) + 1
+    for k, count in counts.items():
+        out[k] = count
 
 
 def _write_choice(out: np.ndarray, choice: CountChoice, n: int, at: int) -> None:
