@@ -27,7 +27,8 @@ from riskmath.game.phase import Phase
 
 
 def checked_rollout(aec: RiskAECEnv, seed: int, max_steps: int = 4000) -> dict[str, int]:
-    """A random masked rollout checking every observation handed out against one built from scratch.
+    """A random masked rollout checking every observation handed out against one built from scratch, and
+    every move the environment applies (unchecked) against the same move applied with the legality check.
 
     Returns counts of the events seen: decisions, count steps, trades, captures, eliminations, truncations.
     """
@@ -59,7 +60,10 @@ def checked_rollout(aec: RiskAECEnv, seed: int, max_steps: int = 4000) -> dict[s
         seen["decisions"] += 1
         seen["counts"] += isinstance(node, CountChoice)
         seen["trades"] += trade.start <= action < trade.stop
+        before, result = raw.state_now, codec.decode(node, action)
         aec.step(action)
+        if not isinstance(result, CountChoice):  # the env applies unchecked: the checked path must agree
+            assert raw.state_now == before.apply(result, check=True), (seed, result)
         seen["captures"] += raw.state_now.phase is Phase.OCCUPY and raw.node is raw.state_now
     return seen
 
