@@ -279,11 +279,11 @@ class _OrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
 
     The stock wrapper reaches each attribute of the wrapped environment
     through ``__getattr__``: a failed lookup, then two Python calls.
-    ``last()``, ``agent_iter`` and ``step`` read eight of them per step, a
-    fifth of a random agent's step here (measured with ``make bench``).
-    These properties read them in one call, with the same checks: before
-    ``reset()`` they raise the stock ``AttributeError``.  Everything else
-    is the stock wrapper's.
+    ``last()``, ``agent_iter`` and ``step`` read eight of them per step,
+    about a sixth of a random agent's step in the stock wrapper (``make
+    bench`` prints both).  These properties read them in one call, with
+    the same checks: before ``reset()`` they raise the stock
+    ``AttributeError``.  Everything else is the stock wrapper's.
     """
 
     agent_selection = _forwarded("agent_selection", True)
