@@ -273,6 +273,8 @@ class ActionCodec:
         self.num_chance_outcomes = sum(size for _, size in chance)
         self._games: dict[int, Game] = {id(game): game}
         self._cached: tuple[Any, np.ndarray, dict[int, tuple[int, int]], dict[int, TradeCards]] | None = None
+        self._count_mask = np.zeros(self.num_actions, dtype=bool)  # a count choice's mask, rewritten in place
+        self._count_mask[self._count + COUNT_BITS + 1] = True  # "most" is always legal
 
     def __repr__(self) -> str:
         return f"ActionCodec({self.game!r}: {self.num_actions} actions, {self.num_chance_outcomes} chance outcomes)"
@@ -359,16 +361,19 @@ class ActionCodec:
         InvalidArgumentError
             If ``node`` is not a state (or count choice) of this codec's game.
         """
+        return self._legal(node).copy()
+
+    def _legal(self, node: GameState | CountChoice) -> np.ndarray:
+        """The mask of :meth:`mask` as the codec's own array, valid until the next call: read it, never change it."""
         if isinstance(node, CountChoice):
             self._state(node)
-            mask = np.zeros(self.num_actions, dtype=bool)
+            mask, count = self._count_mask, self._count
             room = node.high - node.chosen
-            mask[self._count : self._count + min(room.bit_length(), COUNT_BITS)] = True
-            mask[self._count + COUNT_BITS] = node.chosen >= node.low
-            mask[self._count + COUNT_BITS + 1] = True
+            mask[count : count + COUNT_BITS] = False
+            mask[count : count + min(room.bit_length(), COUNT_BITS)] = True
+            mask[count + COUNT_BITS] = node.chosen >= node.low
             return mask
-        state = self._state(node)
-        return self._table(state)[0].copy()
+        return self._table(self._state(node))[0]
 
     # -- decoding ----------------------------------------------------------------------------------
     def decode(self, node: GameState | CountChoice, index: int) -> Any:

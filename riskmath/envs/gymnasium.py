@@ -55,7 +55,7 @@ from gymnasium import spaces
 from riskmath._validation import check_int, shown
 from riskmath.agents import make_agent
 from riskmath.envs.codec import ActionCodec, CountChoice
-from riskmath.envs.observations import observation, observation_string
+from riskmath.envs.observations import Observer, observation_string
 from riskmath.envs.pettingzoo import check_render_mode, make_game, observation_space
 from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game import Board, GameState, Rules
@@ -129,6 +129,7 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         self.illegal_action = illegal_action
         self.render_mode = check_render_mode(render_mode, _RENDER_MODES)
         self.codec = ActionCodec(self.game)
+        self._observer = Observer(self.game)  # the seat's vector, updated in place (copied out)
         others = [p for p in range(self.game.players) if p != self.seat]
         self._opponents = dict(zip(others, agents, strict=True))
         self.observation_space = observation_space(self.game, self.codec)
@@ -161,9 +162,8 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         if self._over or self._node.current_player != self.seat:
             mask = np.zeros(self.codec.num_actions, dtype=np.int8)
         else:
-            mask = self.codec.mask(self._node).astype(np.int8)
-        # observation() takes a CountChoice too (see its docstring; its annotation names GameState only)
-        return {"observation": observation(self._node, self.seat), "action_mask": mask}  # type: ignore[arg-type]
+            mask = self.codec._legal(self._node).view(np.int8).copy()  # the codec's own array: copied out
+        return {"observation": self._observer.view(self._node, self.seat).copy(), "action_mask": mask}
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Take action id ``action``; the opponents then play up to the seat's next decision or the end."""
@@ -181,7 +181,7 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         if isinstance(result, CountChoice):
             self._node = result
             return self._observe(), 0.0, False, False, {}
-        state = self._play_opponents(self.state_now.apply(result))
+        state = self._play_opponents(self.state_now.apply(result, check=False))  # decode() returns legal actions
         self.state_now = self._node = state
         self._over = state.is_terminal() or not state.alive(self.seat)
         if not state.alive(self.seat):

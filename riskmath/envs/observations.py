@@ -195,38 +195,65 @@ def _offsets(game: Game, information: bool) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def _channels(owners: int, players: int, player: int) -> tuple[int, ...]:
-    """The owner section's channel of each owner id seen by ``player``: relative players, then neutrals."""
-    return tuple((o - player) % players if o < players else players for o in range(owners))
+def _owner_rows(owners: int, players: int, player: int) -> np.ndarray:
+    """The owner section's row of each owner id seen by ``player`` (relative players, then one channel for
+    every neutral), one row per owner id and a last, all-zero row that the id -1 (unclaimed) picks."""
+    rows = np.zeros((owners + 1, players + 1), dtype=np.float32)
+    for o in range(owners):
+        rows[o, (o - player) % players if o < players else players] = 1.0
+    rows.setflags(write=False)
+    return rows
 
 
 def _vector(state: GameState, choice: CountChoice | None, player: int, *, information: bool) -> np.ndarray:
+    offsets = _offsets(state.game, information)  # the sections' starts in layout order, then the length
+    out = np.zeros(offsets[-1], dtype=np.float32)
+    pos = state.position
+    _write_owner(out, state.game, pos.owner, player, offsets[0])
+    _write_armies(out, pos.armies, offsets[1])
+    _write_rest(out, state, player, offsets)
+    if choice is not None:
+        _write_choice(out, choice, len(pos.owner), offsets[13])
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _order(players: int, player: int) -> tuple[int, ...]:
+    """The player ids in ``player``'s relative order: ``player``, then the next ones round the table."""
+    return tuple((player + k) % players for k in range(players))
+
+
+def _write_owner(out: np.ndarray, game: Game, owner: list[int], player: int, at: int) -> None:
+    """The ``owner`` section: a one-hot row per territory, all zero while unclaimed."""
+    rows = _owner_rows(game.owners, game.players, player)
+    section = out[at : at + len(owner) * rows.shape[1]].reshape(len(owner), rows.shape[1])
+    np.take(rows, owner, axis=0, out=section, mode="wrap")  # -1 (unclaimed) wraps to the zero row
+
+
+def _write_armies(out: np.ndarray, armies: list[int], at: int) -> None:
+    """The ``armies`` section: ``log(1 + armies)`` per territory (computed in float64, stored as float32)."""
+    out[at : at + len(armies)] = np.log1p(armies)
+
+
+def _write_rest(out: np.ndarray, state: GameState, player: int, offsets: tuple[int, ...]) -> None:
+    """Every section after ``armies`` but ``choice``, into ``out`` whose entries there are all zero."""
     game, pos = state.game, state.position
     n, players = len(game.board), game.players
-    offsets = _offsets(game, information)  # the sections' starts in layout order, then the length
-    owner_at, armies_at, hand_at, sizes_at = offsets[:4]
-    battle_at, mission_at, capitals_at, moved_at, choice_at = offsets[9:14]
-    out = np.zeros(offsets[-1], dtype=np.float32)
-    # owner one-hot: relative players, then one channel for every neutral
-    channel = _channels(game.owners, players, player)
-    width = players + 1
-    out[[owner_at + t * width + channel[o] for t, o in enumerate(pos.owner) if o >= 0]] = 1.0
-    out[armies_at : armies_at + n] = np.log1p(pos.armies)
+    hand_at, sizes_at = offsets[2:4]
+    battle_at, mission_at, capitals_at, moved_at = offsets[9:13]
     index = game.index
-    for card in pos.hands[player]:
-        out[hand_at + (n if card == WILD else index[card])] += 1.0
-    # hand sizes, alive, cards, phase, player and turn are contiguous: one list, one assignment
-    hands, alive = pos.hands, pos.alive
-    small = [float(len(hands[(player + k) % players])) for k in range(players)]
-    small += [float(alive[(player + k) % players]) for k in range(players)]
+    _write_cards(out, pos.hands[player], index, n, hand_at)
+    # hand sizes, alive and cards are contiguous: one list, one assignment; then the one-hots and the turn
+    hands, alive, order = pos.hands, pos.alive, _order(players, player)
+    small = [len(hands[q]) for q in order]
+    small += [alive[q] for q in order]
     small += [pos.sets_traded, _next_set_value(game, pos.sets_traded), len(pos.deck)]
-    phase = [0.0] * len(_PHASES)
-    phase[_PHASE_INDEX[pos.phase]] = 1.0
-    who = [0.0] * (players + 2)
-    mover = state.current_player
-    who[(mover - player) % players if mover >= 0 else players + (1 if pos.phase is Phase.GAME_OVER else 0)] = 1.0
-    small += phase + who + [pos.turn, math.log1p(pos.pool), float(pos.captured), float(pos.trade_down)]
     out[sizes_at : sizes_at + len(small)] = small
+    phase_at, player_at, turn_at = offsets[6:9]
+    out[phase_at + _PHASE_INDEX[pos.phase]] = 1.0
+    mover = state.current_player
+    out[player_at + ((mover - player) % players if mover >= 0 else players + (pos.phase is Phase.GAME_OVER))] = 1.0
+    out[turn_at : turn_at + 4] = (pos.turn, math.log1p(pos.pool), pos.captured, pos.trade_down)
     if pos.pending is not None and pos.phase in _BATTLE_PHASES:
         kind, source, target, dice, _, defense = pos.pending
         out[battle_at + source] = out[battle_at + n + target] = 1.0
@@ -247,19 +274,99 @@ def _vector(state: GameState, choice: CountChoice | None, player: int, *, inform
             out[capitals_at + t * players + (q - player) % players] = 1.0
     for t in pos.moved:
         out[moved_at + t] = 1.0
-    if choice is not None:
-        out[choice_at + _CHOICE_KINDS.index(choice.kind)] = 1.0
-        if choice.source >= 0:
-            out[choice_at + 4 + choice.source] = 1.0
-        if choice.target >= 0:
-            out[choice_at + 4 + n + choice.target] = 1.0
-        out[choice_at + 4 + 2 * n : choice_at + 7 + 2 * n] = np.log1p([choice.chosen, choice.low, choice.high])
-    if information:
-        for card in pos.discard:
-            out[offsets[14] + (n if card == WILD else index[card])] += 1.0
-    return out
+    if len(offsets) > 15:  # the information state: the discard pile
+        _write_cards(out, pos.discard, index, n, offsets[14])
 
 
+def _write_cards(out: np.ndarray, cards: list[str], index: Mapping[str, int], n: int, at: int) -> None:
+    """Counts of ``cards`` laid out as ``hand``: one per territory card, then the wilds (counted in Python,
+    then written once each: an in-place add on one NumPy element costs more than a dict update)."""
+    counts: dict[int, int] = {}
+    for card in cards:
+        k = at + (n if card == WILD else index[card])
+        counts[k] = counts.get(k, 0) + 1
+    for k, count in counts.items():
+        out[k] = count
+
+
+def _write_choice(out: np.ndarray, choice: CountChoice, n: int, at: int) -> None:
+    """The ``choice`` section (starting at ``at``, all zero) for a pending count."""
+    out[at + _CHOICE_KINDS.index(choice.kind)] = 1.0
+    if choice.source >= 0:
+        out[at + 4 + choice.source] = 1.0
+    if choice.target >= 0:
+        out[at + 4 + n + choice.target] = 1.0
+    out[at + 4 + 2 * n] = _log1p(choice.chosen)
+    out[at + 5 + 2 * n] = _log1p(choice.low)
+    out[at + 6 + 2 * n] = _log1p(choice.high)
+
+
+#: ``log(1 + k)`` for small counts, computed by NumPy as the army section is (a table read beats a ufunc call).
+_LOG1P = np.log1p(np.arange(1024, dtype=np.float64))
+
+
+def _log1p(count: int) -> float:
+    return float(_LOG1P[count]) if count < 1024 else float(np.log1p(np.float64(count)))
+
+
+class Observer:
+    """The observation vectors of one game's players, kept in preallocated buffers and updated in place.
+
+    For the environments' hot loop (internal): :meth:`view` returns the
+    vector of :func:`observation` (or :func:`information_state`) for a node
+    and a player without allocating.  Each player's buffer remembers the
+    node it shows (nodes are immutable, so the same node means the same
+    vector), the state under it, and the owner and army lists its
+    ``owner`` and ``armies`` sections were computed from.  A count step
+    (a new :class:`~riskmath.envs.CountChoice` on the same state) rewrites
+    only the ``choice`` section; a new state rewrites the ``owner`` and
+    ``armies`` sections only if their lists changed (most moves change a
+    few armies and no owner), and the small sections after them.  The buffer is the observer's: callers
+    copy what they hand out.
+    """
+
+    def __init__(self, game: Game, *, information: bool = False) -> None:
+        self.game = game
+        self._offsets = _offsets(game, information)
+        self._buffers = np.zeros((game.players, self._offsets[-1]), dtype=np.float32)
+        self._nodes: list[object] = [None] * game.players
+        self._states: list[GameState | None] = [None] * game.players
+        self._owners: list[list[int] | None] = [None] * game.players
+        self._armies: list[list[int] | None] = [None] * game.players
+
+    def view(self, node: GameState | CountChoice, player: int) -> np.ndarray:
+        """The vector of ``node`` for ``player`` (an id of the game), as the observer's own buffer."""
+        out: np.ndarray = self._buffers[player]
+        if self._nodes[player] is node:
+            return out
+        if isinstance(node, CountChoice):
+            state, choice = node.state, node
+        else:
+            state, choice = node, None
+        if state.game is not self.game:
+            raise InvalidArgumentError(f"the state belongs to {state.game!r}, not to this observer's {self.game!r}")
+        pos, offsets = state.position, self._offsets
+        self._nodes[player] = None  # until the buffer is whole again
+        if self._states[player] is not state:  # a new state (not only a count step on the same one)
+            self._states[player] = None
+            if pos.owner != self._owners[player]:
+                _write_owner(out, self.game, pos.owner, player, offsets[0])
+                self._owners[player] = pos.owner[:]
+            if pos.armies != self._armies[player]:
+                _write_armies(out, pos.armies, offsets[1])
+                self._armies[player] = pos.armies[:]
+            out[offsets[2] :] = 0.0
+            _write_rest(out, state, player, offsets)
+            self._states[player] = state
+        else:
+            out[offsets[13] : offsets[14]] = 0.0
+        if choice is not None:
+            _write_choice(out, choice, len(pos.owner), offsets[13])
+        self._nodes[player] = node
+        return out
+
+
+@functools.lru_cache(maxsize=1024)
 def _next_set_value(game: Game, traded: int) -> int:
     try:
         return game.rules.set_values.value(traded + 1)

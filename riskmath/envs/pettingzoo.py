@@ -27,8 +27,28 @@ not to move).  The action space is ``Discrete(num_actions)``.
   agent still in: a draw, 0 each when nobody was eliminated, else the
   survivors share equally what the eliminated lost, so every episode's
   rewards sum to 0.
-- **Illegal ids** raise :class:`riskmath.IllegalActionError` (the state is
-  unchanged).
+- **Illegal ids** raise :class:`riskmath.IllegalActionError`, ids outside
+  ``0 .. num_actions - 1`` :class:`riskmath.InvalidArgumentError` (the
+  state is unchanged either way).
+
+**Wrapping.**  :func:`env` returns the environment in PettingZoo's
+``OrderEnforcingWrapper`` (which refuses ``step``, ``observe`` and the
+like before ``reset``), as PettingZoo's classic games do; :func:`raw_env`
+returns it bare (``env(...).unwrapped`` is the same class).  The classic
+games' two other wrappers do not fit the policy above:
+``TerminateIllegalWrapper`` would end the game on an illegal id instead of
+raising, and ``AssertOutOfBoundsWrapper`` would turn the
+``InvalidArgumentError`` into an ``AssertionError``.  The wrapper is a
+subclass of the stock one that reads the attributes used on every step
+(``agent_selection``, ``terminations``, ...) as properties instead of
+through ``__getattr__``, with the same errors before ``reset``.
+
+**Arrays.**  Every ``observe`` (and ``last()``) returns new arrays: the
+caller may keep or change them.  The environment builds them from buffers
+of its own that it updates in place from node to node (only the sections
+of the vector that changed), then copies them out; PettingZoo's classic
+games also return fresh arrays, and a copy of the small float32 vector and
+the int8 mask costs far less than building them.
 
 Only this module imports PettingZoo and Gymnasium; ``import riskmath.envs``
 does not.
@@ -55,14 +75,15 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from riskmath._validation import check_int, shown
 from riskmath.envs.codec import ActionCodec, CountChoice
-from riskmath.envs.observations import observation, observation_layout, observation_string
+from riskmath.envs.observations import Observer, observation_layout, observation_string
 from riskmath.errors import InvalidArgumentError
 from riskmath.game import Board, Game, GameState, Rules
 
-__all__ = ["RiskAECEnv", "env"]
+__all__ = ["RiskAECEnv", "env", "raw_env"]
 
 _RENDER_MODES = ("ansi", "human")
 
@@ -141,6 +162,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         self.node: GameState | CountChoice | None = None
         self._seeds = np.random.default_rng()
         self._no_mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        self._observer = Observer(self.game)  # the observation vectors, updated in place from node to node
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -170,9 +192,10 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         player = self._player[agent]
         to_move = agent == self.agent_selection and not self.terminations.get(agent, True)
         to_move = to_move and not self.truncations[agent]
-        mask = self.codec.mask(self.node).astype(np.int8) if to_move else self._no_mask.copy()
-        # observation() takes a CountChoice too (see its docstring; its annotation names GameState only)
-        return {"observation": observation(self.node, player), "action_mask": mask}  # type: ignore[arg-type]
+        # The observer's vector and the codec's mask are their own buffers (kept for the next node or
+        # rewritten in place): the caller gets copies to keep.  A bool array viewed as int8 is 0/1 bytes.
+        mask = self.codec._legal(self.node) if to_move else self._no_mask
+        return {"observation": self._observer.view(self.node, player).copy(), "action_mask": mask.view(np.int8).copy()}
 
     def step(self, action: Any) -> None:
         """Take action id ``action`` for ``agent_selection`` (None for an agent whose game has ended)."""
@@ -188,15 +211,15 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         if isinstance(result, CountChoice):  # the same agent chooses the count next
             self.node = result
             return
-        state = self.state_now.apply(result)
+        state = self.state_now.apply(result, check=False)  # decode() only returns legal actions
         self.state_now = self.node = state
-        self._settle(state)
-        self._accumulate_rewards()
+        if self._settle(state):
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _settle(self, state: GameState) -> None:
-        """Rewards, terminations and truncations after a move; the next agent to step."""
+    def _settle(self, state: GameState) -> bool:
+        """Rewards, terminations and truncations after a move; the next agent to step.  True if a game ended."""
         players = self.game.players
         loss = -1.0 / (players - 1)
         if state.is_terminal():
@@ -211,13 +234,16 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
                     self.rewards[agent] = share
                     self.truncations[agent] = True
             self.agent_selection = self.agents[0]
-            return
-        for agent in self.agents:
-            if not state.alive(self._player[agent]):
-                self.rewards[agent] = loss
-                self.terminations[agent] = True
+            return True
         self.agent_selection = self.possible_agents[state.current_player]
-        self._deads_step_first()
+        alive, player = state.position.alive, self._player
+        out = [agent for agent in self.agents if not alive[player[agent]]]
+        for agent in out:
+            self.rewards[agent] = loss
+            self.terminations[agent] = True
+        if out:
+            self._deads_step_first()
+        return bool(out)
 
     def render(self) -> str | None:
         """The state as text from the mover's side (``"ansi"`` returns it, ``"human"`` prints it)."""
@@ -234,14 +260,61 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(
+def _forwarded(name: str, checked: bool) -> property:
+    """A property reading (and writing) attribute ``name`` of the wrapped environment."""
+
+    def get(self: Any) -> Any:
+        if checked and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")  # the stock wrapper's error
+        return getattr(self.env, name)
+
+    def set_(self: Any, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, set_, doc=f"The wrapped environment's ``{name}``.")
+
+
+class _OrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper``, with the attributes read on every step forwarded directly.
+
+    The stock wrapper reaches each attribute of the wrapped environment
+    through ``__getattr__``: a failed lookup, then two Python calls.
+    ``last()``, ``agent_iter`` and ``step`` read eight of them per step,
+    about a sixth of a random agent's step in the stock wrapper (``make
+    bench`` prints both).  These properties read them in one call, with
+    the same checks: before ``reset()`` they raise the stock
+    ``AttributeError``.  Everything else is the stock wrapper's.
+    """
+
+    agent_selection = _forwarded("agent_selection", True)
+    agents = _forwarded("agents", True)
+    rewards = _forwarded("rewards", True)
+    terminations = _forwarded("terminations", True)
+    truncations = _forwarded("truncations", True)
+    infos = _forwarded("infos", True)
+    _cumulative_rewards = _forwarded("_cumulative_rewards", False)
+
+
+def raw_env(
     players: int = 3,
     rules: Rules | None = None,
     max_turns: int | None = 200,
     board: Board | None = None,
     render_mode: str | None = None,
 ) -> RiskAECEnv:
-    """A PettingZoo AEC environment playing RISK (see the module docstring).
+    """The environment of :func:`env` without PettingZoo's order-enforcing wrapper (arguments as there)."""
+    return RiskAECEnv(players, rules, max_turns, board, render_mode)
+
+
+def env(
+    players: int = 3,
+    rules: Rules | None = None,
+    max_turns: int | None = 200,
+    board: Board | None = None,
+    render_mode: str | None = None,
+) -> Any:
+    """A PettingZoo AEC environment playing RISK (see the module docstring), wrapped as PettingZoo's classic
+    games are: in ``OrderEnforcingWrapper`` (``env(...).unwrapped`` is the :class:`RiskAECEnv`).
 
     Parameters
     ----------
@@ -256,9 +329,15 @@ def env(
         By default the board named by the rules.
     render_mode : {None, "ansi", "human"}
 
+    Returns
+    -------
+    pettingzoo.AECEnv
+        A :class:`RiskAECEnv` in a subclass of PettingZoo's ``OrderEnforcingWrapper`` (see the module
+        docstring); :func:`raw_env` gives it bare.
+
     Raises
     ------
     InvalidArgumentError
         For a bad argument, naming it.
     """
-    return RiskAECEnv(players, rules, max_turns, board, render_mode)
+    return _OrderEnforcingWrapper(raw_env(players, rules, max_turns, board, render_mode))
