@@ -45,7 +45,7 @@ Examples
 >>> register()
 >>> game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 6, "board": "classic:South America+Africa"})
 >>> game.num_distinct_actions(), game.max_chance_outcomes(), game.max_game_length()
-(204, 1157, 6314)
+(310, 1173, 6378)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), state.chance_outcomes()
 (True, [(0, 0.5), (1, 0.5)])
@@ -247,7 +247,7 @@ def max_game_length(game: Game) -> int:
     --------
     >>> import riskmath as rm
     >>> max_game_length(rm.Game(3, max_turns=200))
-    200155
+    200365
     """
     if not isinstance(game, Game):
         raise InvalidArgumentError(f"game must be a riskmath Game, got {shown(game)}")
