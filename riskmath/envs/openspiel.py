@@ -141,14 +141,14 @@ def _board(name: str, rules: Rules) -> Board:
         raise InvalidArgumentError(f"board must be a string, got {shown(name)}")
     if not name:
         return Board.load(rules.board)
-    base, _, wanted = name.partition(":")
+    base, colon, wanted = name.partition(":")
     if base not in BOARDS:
         raise InvalidArgumentError(
             f"board must be '' (the rules' board), one of {', '.join(map(repr, BOARDS))}, or such a name "
             f"followed by ':' and continents joined by '+' (e.g. 'classic:South America+Africa'), got {name!r}"
         )
     board = Board.load(base)
-    if not _:
+    if not colon:
         return board
     continents = [part.strip() for part in wanted.split("+")]
     unknown = [c for c in continents if c not in board.continents]
