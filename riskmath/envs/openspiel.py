@@ -294,7 +294,7 @@ class RiskGame(pyspiel.Game):  # type: ignore[misc]
                 "the observer shows one player's view (public information and that player's private "
                 f"information), not {iig_obs_type!r}"
             )
-        return RiskObserver(self._setup, bool(iig_obs_type.perfect_recall))
+        return RiskObserver(self, bool(iig_obs_type.perfect_recall))
 
 
 class _Record:
@@ -496,13 +496,13 @@ class RiskObserver:
     with the player's record of the game added to its string.
     """
 
-    def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
+    def __init__(self, game: RiskGame, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        game = setup.game
-        layout = information_state_layout(game) if perfect_recall else observation_layout(game)
+        setup = game._setup
+        layout = information_state_layout(setup.game) if perfect_recall else observation_layout(setup.game)
         size = setup.information_size if perfect_recall else setup.observation_size
         self.tensor = np.zeros(size, dtype=np.float32)
-        n, players = len(game.board), game.players
+        n, players = len(setup.game.board), setup.game.players
         shapes = {"owner": (n, players + 1), "capitals": (n, players)}
         self.dict = {
             name: self.tensor[block].reshape(shapes.get(name, (block.stop - block.start,)))
