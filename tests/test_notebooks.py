@@ -19,7 +19,7 @@ NOTEBOOKS = sorted(EXAMPLES.glob("*.ipynb"))
 def test_there_are_notebooks():
     names = {path.stem for path in NOTEBOOKS}
     expected = {"quick_tour", "odds_and_theory", "continent_sweep", "evaluate_position", "tournament"}
-    assert expected | {"who_wins_from_here"} <= names
+    assert expected | {"who_wins_from_here", "learning_agents"} <= names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)

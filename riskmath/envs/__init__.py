@@ -5,7 +5,11 @@ masks and integer chance-outcome ids; :func:`observation`,
 :func:`observation_string` and :func:`information_state` give what one
 player sees of a state, with the other players' cards and missions hidden.
 See the documentation page "Learning agents" for the layouts.  No
-framework (OpenSpiel, PettingZoo, Gymnasium) is imported here.
+framework (OpenSpiel, PettingZoo, Gymnasium) is imported here: the
+environments on top are the modules :mod:`riskmath.envs.openspiel`
+(``register()`` for ``pyspiel.load_game("python_risk")``),
+:mod:`riskmath.envs.pettingzoo` and :mod:`riskmath.envs.gymnasium`, each
+imported on its own.
 
 Examples
 --------

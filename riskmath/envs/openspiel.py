@@ -1,0 +1,527 @@
+"""RISK as the OpenSpiel game ``"python_risk"`` over :class:`~riskmath.envs.ActionCodec` (``riskmath[openspiel]``).
+
+:func:`register` registers the game with OpenSpiel; then
+``pyspiel.load_game("python_risk", {"players": 3, "max_turns": 200})``
+works as for any OpenSpiel game, and OpenSpiel's algorithms (MCTS, CFR
+sampling, the RL environment ...) can play it.
+
+- **Actions** are the codec's ids (``num_distinct_actions`` is
+  ``codec.num_actions``); an action with a free count takes several ids by
+  the same player (:class:`~riskmath.envs.CountChoice`, see the codec).
+- **Chance** is explicit: every roll, blitz, card and set-up draw is a
+  chance node whose outcomes are the codec's chance ids with their exact
+  probabilities (floats of the odds); a big blitz is resolved in pieces
+  (:class:`~riskmath.envs.BattleChance`), so no node has more than
+  ``max_chance_outcomes`` outcomes.
+- **Imperfect information**: the observation and the information state of
+  a player hide the other players' cards and missions (and what the deck
+  holds).  The observation tensor is :func:`riskmath.envs.observation`, the
+  information-state tensor :func:`riskmath.envs.information_state`; the
+  information-state string adds, to the observation string, the player's
+  own record of the game: every decision (all are made in the open), every
+  public chance outcome, its own cards and mission as drawn, and only that
+  another player drew a card or a mission.
+- **Returns** come at the end: with ``zero_sum=False`` (the default) 1 to
+  the winner and 0 to the others, 0 to all after a draw; with
+  ``zero_sum=True`` +1 to the winner and ``-1/(players-1)`` to each other
+  player, 0 to all after a draw.
+- **Length.**  OpenSpiel needs a finite ``max_game_length`` (decisions in a
+  game).  ``max_turns`` (player-turns, at least 1; 200 by default) ends the
+  game as a draw, and :func:`max_game_length` gives the set-up and each
+  player-turn a budget of decisions: ``3 * A + n + 8`` for the set-up (``A``
+  the armies the set-up places, ``n`` territories) plus
+  :data:`TURN_DECISIONS` per player-turn.  A turn has no bound of its own in
+  the rules (each attack costs an army, but armies grow), so a game that
+  uses the whole budget also ends there as a draw; random play stays far
+  below it (see the "Learning agents" documentation page).
+
+Only this module imports OpenSpiel (``pyspiel``); ``import riskmath.envs``
+does not.
+
+Examples
+--------
+>>> import pyspiel
+>>> from riskmath.envs.openspiel import register
+>>> register()
+>>> game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 6, "board": "classic:South America+Africa"})
+>>> game.num_distinct_actions(), game.max_chance_outcomes(), game.max_game_length()
+(310, 1173, 6378)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), state.chance_outcomes()
+(True, [(0, 0.5), (1, 0.5)])
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from riskmath._validation import check_int, shown
+from riskmath.envs.codec import ActionCodec, BattleChance, CountChoice
+from riskmath.envs.observations import (
+    information_state,
+    information_state_layout,
+    observation,
+    observation_layout,
+    observation_string,
+)
+from riskmath.errors import InvalidArgumentError
+from riskmath.game import Board, DrawCard, Game, GameState, Rules
+from riskmath.game.board import BOARDS
+
+__all__ = [
+    "DEFAULTS",
+    "GAME_NAME",
+    "TURN_DECISIONS",
+    "RiskGame",
+    "RiskObserver",
+    "RiskState",
+    "max_game_length",
+    "register",
+]
+
+#: The short name the game is registered under.
+GAME_NAME = "python_risk"
+#: The parameters and their defaults (``board=""``: the board named by the rules).
+DEFAULTS: dict[str, Any] = {
+    "players": 3,
+    "max_turns": 200,
+    "rules": Rules().edition,
+    "board": "",
+    "starting_armies": 0,
+    "defender_decides": False,
+    "zero_sum": False,
+}
+#: The decisions each player-turn adds to ``max_game_length``.
+TURN_DECISIONS = 1000
+#: The most starting armies a game may set (``starting_armies``): the set-up's budget stays small.
+MAX_STARTING_ARMIES = 10_000
+
+
+def _game_type(zero_sum: bool) -> Any:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="RISK (riskmath)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=6,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULTS,
+    )
+
+
+def register() -> None:
+    """Register ``"python_risk"`` with OpenSpiel (again is harmless).
+
+    Examples
+    --------
+    >>> import pyspiel
+    >>> register()
+    >>> "python_risk" in pyspiel.registered_names()
+    True
+    """
+    if GAME_NAME not in pyspiel.registered_names():
+        pyspiel.register_game(_game_type(False), RiskGame)
+
+
+def _board(name: str, rules: Rules) -> Board:
+    """The board a ``board`` parameter names: the rules' own (``""``), a shipped board, or a shipped board cut
+    down to some of its continents (``"classic:South America+Africa"``)."""
+    if not isinstance(name, str):
+        raise InvalidArgumentError(f"board must be a string, got {shown(name)}")
+    if not name:
+        return Board.load(rules.board)
+    base, colon, wanted = name.partition(":")
+    if base not in BOARDS:
+        raise InvalidArgumentError(
+            f"board must be '' (the rules' board), one of {', '.join(map(repr, BOARDS))}, or such a name "
+            f"followed by ':' and continents joined by '+' (e.g. 'classic:South America+Africa'), got {name!r}"
+        )
+    board = Board.load(base)
+    if not colon:
+        return board
+    continents = [part.strip() for part in wanted.split("+")]
+    unknown = [c for c in continents if c not in board.continents]
+    if unknown or not continents:
+        raise InvalidArgumentError(
+            f"board {name!r}: {', '.join(map(repr, unknown)) or 'no continent'} is not a continent of {base!r} "
+            f"(its continents are {', '.join(board.continents)})"
+        )
+    if len(set(continents)) != len(continents):
+        raise InvalidArgumentError(f"board {name!r} names a continent twice")
+    keep = {t for c in continents for t in board.continents[c].territories}
+    if not board.connected_within(keep):
+        raise InvalidArgumentError(f"board {name!r}: those continents are not connected to each other on {base!r}")
+    data = board.to_dict()
+    return Board.from_dict(
+        {
+            "name": f"{base}:{'+'.join(continents)}",
+            "description": f"the {', '.join(continents)} of the {base} board, with the borders between them",
+            "source": data["source"],
+            "territories": [t for t in data["territories"] if t in keep],
+            "continents": [c for c in data["continents"] if c["name"] in continents],
+            "borders": [pair for pair in data["borders"] if set(pair) <= keep],
+            "aliases": {alias: t for alias, t in data["aliases"].items() if t in keep},
+            "positions": {t: xy for t, xy in data["positions"].items() if t in keep},
+        }
+    )
+
+
+class _Setup:
+    """What every state of one parameter set shares: the riskmath game, its codec, the bounds and the types."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        unknown = sorted(set(params) - set(DEFAULTS))
+        if unknown:
+            raise InvalidArgumentError(f"unknown parameter(s) {unknown}; the parameters are {sorted(DEFAULTS)}")
+        values = {**DEFAULTS, **params}
+        self.key = tuple(sorted(values.items()))
+        players = check_int("players", values["players"], minimum=2, maximum=6)
+        max_turns = check_int("max_turns", values["max_turns"], minimum=1, maximum=10**6)
+        preset = values["rules"]
+        if not isinstance(preset, str) or preset not in Rules.presets():
+            raise InvalidArgumentError(f"rules must be one of {', '.join(Rules.presets())}, got {shown(preset)}")
+        rules = Rules.preset(preset)
+        start = check_int("starting_armies", values["starting_armies"], minimum=0, maximum=MAX_STARTING_ARMIES)
+        if start:
+            rules = rules.replace(starting_armies={players: start}, starting_armies_rule="table")
+        for flag in ("defender_decides", "zero_sum"):
+            if not isinstance(values[flag], bool):
+                raise InvalidArgumentError(f"{flag} must be True or False, got {shown(values[flag])}")
+        board = _board(values["board"], rules)
+        self.game = Game(players, rules, board, defender_decides=values["defender_decides"], max_turns=max_turns)
+        self.codec = ActionCodec(self.game)
+        self.zero_sum: bool = values["zero_sum"]
+        self.max_length = max_game_length(self.game)
+        self.loss = -1.0 / (players - 1) if self.zero_sum else 0.0
+        self.game_type = _game_type(self.zero_sum)
+        self.info = pyspiel.GameInfo(
+            num_distinct_actions=self.codec.num_actions,
+            max_chance_outcomes=self.codec.num_chance_outcomes,
+            num_players=players,
+            min_utility=self.loss,
+            max_utility=1.0,
+            utility_sum=0.0 if self.zero_sum else None,
+            max_game_length=self.max_length,
+        )
+        self.observation_size = max(block.stop for block in observation_layout(self.game).values())
+        self.information_size = max(block.stop for block in information_state_layout(self.game).values())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_setup, (self.key,))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
+        return self  # shared by every state of the game, never changed
+
+
+@functools.lru_cache(maxsize=32)
+def _setup(key: tuple[tuple[str, Any], ...]) -> _Setup:
+    return _Setup(dict(key))
+
+
+def max_game_length(game: Game) -> int:
+    """The decisions a game of ``game`` may take: ``3 A + n + 8`` for the set-up, ``TURN_DECISIONS`` per turn.
+
+    ``A`` is the armies the set-up places (every player's starting armies,
+    ``n`` each when they are the territories dealt, and the neutrals'); each placement is at least
+    one army and takes at most ``armies + 2`` ids, so the set-up fits its
+    budget.  Play has no such bound in the rules, so the OpenSpiel game ends
+    as a draw if it reaches the total.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``game`` has no turn cap (OpenSpiel needs a finite length).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> max_game_length(rm.Game(3, max_turns=200))
+    200365
+    """
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"game must be a riskmath Game, got {shown(game)}")
+    if game.max_turns is None:
+        raise InvalidArgumentError(f"{game!r} has no turn cap; an OpenSpiel game needs one (max_turns)")
+    rules = game.rules
+    dealt = rules.starting_armies_rule == "territories_dealt"  # as many armies as territories dealt: at most n
+    start = len(game.board) if dealt else rules.starting_armies_for(game.players)
+    neutral = {"neutral_1993": 40, "neutral_article": 28, "neutrals_2003": 24}.get(game.two_player, 0)
+    armies = game.players * start + game.neutrals * neutral
+    return 3 * armies + len(game.board) + 8 + TURN_DECISIONS * game.max_turns
+
+
+class RiskGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game; load it with ``pyspiel.load_game("python_risk", params)`` after :func:`register`.
+
+    Attributes
+    ----------
+    game : Game
+        The riskmath game played (board, rules, players, turn cap).
+    codec : ActionCodec
+        The action and chance-outcome ids.
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        setup = _setup(tuple(sorted({**DEFAULTS, **(params or {})}.items())))
+        super().__init__(setup.game_type, setup.info, params or {})
+        self._setup = setup
+        self.game = setup.game
+        self.codec = setup.codec
+
+    def new_initial_state(self) -> RiskState:
+        """The state before the set-up (a chance node: who starts)."""
+        return RiskState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RiskObserver:
+        """An observer: the observation (default) or, with ``perfect_recall``, the information state."""
+        if params:
+            raise InvalidArgumentError(f"the observer takes no parameters, got {shown(params)}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise InvalidArgumentError(
+                "the observer shows one player's view (public information and that player's private "
+                f"information), not {iig_obs_type!r}"
+            )
+        return RiskObserver(self, bool(iig_obs_type.perfect_recall))
+
+
+class _Record:
+    """The riskmath side of a state: the node, the decisions taken, what each player saw (a linked list)."""
+
+    __slots__ = ("decisions", "events", "node", "player", "setup")
+
+    def __init__(self, setup: _Setup, node: Any, decisions: int = 0, events: Any = None) -> None:
+        self.setup = setup
+        self.node = node  # GameState, CountChoice or BattleChance: immutable, shared between clones
+        self.decisions = decisions
+        self.events = events  # (event, earlier events) or None; an event is (seen by, text, text for the others, id)
+        self.player = _player(setup, node, decisions)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Record:
+        return _Record(self.setup, self.node, self.decisions, self.events)  # all parts immutable
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        ids, events = [], self.events
+        while events is not None:
+            ids.append(events[0][3])
+            events = events[1]
+        return (_replay, (self.setup, tuple(reversed(ids))))
+
+
+def _replay(setup: _Setup, ids: tuple[int, ...]) -> _Record:
+    """The record reached by applying ``ids`` from the start (how a pickled state comes back)."""
+    record = _Record(setup, setup.game.new_initial_state(seed=0))
+    for index in ids:
+        _advance(record, index)
+    return record
+
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def _player(setup: _Setup, node: Any, decisions: int) -> int:
+    """OpenSpiel's current player at ``node``: a player id, chance, or terminal (the end, or the budget used up)."""
+    if isinstance(node, BattleChance):
+        return _CHANCE
+    if isinstance(node, GameState):
+        if node.is_terminal() or decisions >= setup.max_length:
+            return _TERMINAL
+        if node.is_chance_node():
+            return _CHANCE
+    return int(node.current_player)
+
+
+def _state_of(node: Any) -> GameState:
+    return node.state if isinstance(node, (CountChoice, BattleChance)) else node
+
+
+def _advance(record: _Record, index: int) -> None:
+    """Apply action or outcome id ``index`` to ``record`` (checked by the codec: an illegal id raises)."""
+    setup, node = record.setup, record.node
+    codec = setup.codec
+    if record.player == _CHANCE:
+        before = _state_of(node)
+        result = codec.decode_outcome(node, index)
+        if isinstance(result, BattleChance):
+            record.node = result
+            event = (-1, None, node, index)  # a piece of a big blitz: its text is made when asked
+        else:
+            after = before.apply(result, check=False)  # decode_outcome checked it is an outcome of the node
+            record.node = after
+            event = _chance_event(before, after, result, index)
+    else:
+        player = node.current_player
+        result = codec.decode(node, index)
+        # decode checked the id against the mask, which is true exactly for the legal actions
+        record.node = result if isinstance(result, CountChoice) else _state_of(node).apply(result, check=False)
+        record.decisions += 1
+        event = (-1, player, None, index)
+    record.events = (event, record.events)
+    record.player = _player(setup, record.node, record.decisions)
+
+
+def _chance_event(before: GameState, after: GameState, outcome: Any, index: int) -> tuple[int, Any, Any, int]:
+    """The event of a chance outcome: public, or a card or mission seen by its receiver only."""
+    if isinstance(outcome, DrawCard):
+        old, new = before.position, after.position
+        for q in range(before.game.players):
+            if len(new.hands[q]) > len(old.hands[q]):
+                return (q, f"chance: p{q} draws {outcome.card}", f"chance: p{q} draws a card", index)
+        if len(new.missions) > len(old.missions):
+            q = len(old.missions)
+            return (q, f"chance: p{q} is dealt mission {outcome.card}", f"chance: p{q} is dealt a mission", index)
+    return (-1, None, outcome, index)
+
+
+def _event_text(codec: ActionCodec, event: tuple[int, Any, Any, int], player: int) -> str:
+    """What ``player`` saw of an event (see :func:`_advance` for the forms an event takes)."""
+    seen_by, first, second, index = event
+    if isinstance(first, str):  # a card or mission: the receiver sees it, the others that it was drawn
+        return first if seen_by == player else str(second)
+    if isinstance(first, int):  # a decision
+        return f"p{first}: {codec.describe(index)}"
+    if isinstance(second, (BattleChance, GameState)):  # a piece of a big blitz
+        return f"chance: {_outcome_text(codec, second, index)}"
+    return f"chance: {second!r}"
+
+
+def _outcome_text(codec: ActionCodec, node: Any, index: int) -> str:
+    for name, block in codec.chance_layout.items():
+        if block.start <= index < block.stop:
+            try:
+                outcome = codec.decode_outcome(node, index)
+            except (InvalidArgumentError, ValueError):
+                return f"{name} outcome {index - block.start}"
+            if isinstance(outcome, BattleChance):
+                return f"{name} {index - block.start}: blitz goes on, {outcome.attackers} v {outcome.defenders}"
+            return f"{outcome!r}"
+    return f"outcome {index}"
+
+
+class RiskState(pyspiel.State):  # type: ignore[misc]
+    """A state of the OpenSpiel game: a riskmath node (state, count choice or blitz piece) and its record.
+
+    Attributes
+    ----------
+    node : GameState or CountChoice or BattleChance
+        The riskmath node (read-only).
+    """
+
+    def __init__(self, game: RiskGame) -> None:
+        super().__init__(game)
+        setup = game._setup
+        self._record = _Record(setup, setup.game.new_initial_state(seed=0))
+
+    @property
+    def node(self) -> Any:
+        return self._record.node
+
+    @property
+    def risk_state(self) -> GameState:
+        """The riskmath :class:`~riskmath.GameState` underneath (before a pending count or blitz piece)."""
+        return _state_of(self._record.node)
+
+    def current_player(self) -> int:
+        return self._record.player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        record = self._record
+        if player != record.player or player < 0:
+            return []
+        ids: list[int] = np.flatnonzero(record.setup.codec.mask(record.node)).tolist()
+        return ids
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        record = self._record
+        if record.player != _CHANCE:
+            return []
+        return record.setup.codec.chance_outcomes(record.node)
+
+    def _apply_action(self, action: int) -> None:
+        _advance(self._record, int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        codec = self._record.setup.codec
+        if player == pyspiel.PlayerId.CHANCE:
+            return _outcome_text(codec, self._record.node, int(action))
+        if 0 <= action < codec.num_actions:
+            return codec.describe(int(action))
+        return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        return self._record.player == _TERMINAL
+
+    def returns(self) -> list[float]:
+        record = self._record
+        players = record.setup.game.players
+        node = record.node
+        if not isinstance(node, GameState) or not node.is_terminal() or node.winner is None:
+            return [0.0] * players  # running, a draw, or the decision budget used up
+        return [1.0 if p == node.winner else record.setup.loss for p in range(players)]
+
+    def __str__(self) -> str:
+        record = self._record
+        node = record.node
+        text = repr(node) if isinstance(node, GameState) else repr(_state_of(node)) + " " + _pending_text(node)
+        pos = _state_of(node).position
+        owners = " ".join(f"{o}:{a}" for o, a in zip(pos.owner, pos.armies, strict=True))
+        return f"{text} decisions={record.decisions} board={owners}"
+
+
+def _pending_text(node: Any) -> str:
+    if isinstance(node, CountChoice):
+        return f"(choosing the count of {node.kind}: {node.chosen} of {node.low}..{node.high})"
+    return f"(blitz in progress: {node.attackers} v {node.defenders}, stop at {node.stop_at})"
+
+
+class RiskObserver:
+    """OpenSpiel's Python observer for the game: ``tensor`` and ``dict`` views, ``set_from``, ``string_from``.
+
+    The observation (``perfect_recall=False``) is
+    :func:`riskmath.envs.observation`; the information state
+    (``perfect_recall=True``) is :func:`riskmath.envs.information_state`,
+    with the player's record of the game added to its string.
+    """
+
+    def __init__(self, game: RiskGame, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        setup = game._setup
+        layout = information_state_layout(setup.game) if perfect_recall else observation_layout(setup.game)
+        size = setup.information_size if perfect_recall else setup.observation_size
+        self.tensor = np.zeros(size, dtype=np.float32)
+        n, players = len(setup.game.board), setup.game.players
+        shapes = {"owner": (n, players + 1), "capitals": (n, players)}
+        self.dict = {
+            name: self.tensor[block].reshape(shapes.get(name, (block.stop - block.start,)))
+            for name, block in layout.items()
+        }
+
+    def set_from(self, state: RiskState, player: int) -> None:
+        """Fill ``tensor`` with what ``player`` sees of ``state``."""
+        view = information_state if self.perfect_recall else observation
+        self.tensor[:] = view(state.node, player)
+
+    def string_from(self, state: RiskState, player: int) -> str:
+        """What ``player`` sees of ``state`` as text (with its record of the game for the information state)."""
+        text = observation_string(state.node, player)
+        if not self.perfect_recall:
+            return text
+        record = state._record
+        lines, events = [], record.events
+        while events is not None:
+            lines.append(_event_text(record.setup.codec, events[0], player))
+            events = events[1]
+        return "\n".join([*reversed(lines), text])
