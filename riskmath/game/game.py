@@ -379,9 +379,16 @@ class Game:
     def blitz_table(self, attackers: int, defenders: int, stop_at: int) -> ChanceTable:
         """The outcomes of a blitz: ``(BattleOutcome, float)`` pairs, the distribution of :func:`riskmath.battle`."""
         win, stop, _ = forward_float(attackers, defenders, stop_at, kernel(self.rules.combat))
-        pairs = [(BattleOutcome(a, d), float(p)) for a, row in enumerate(stop) for d, p in enumerate(row) if p > 0]
-        pairs += [(BattleOutcome(a, 0), float(p)) for a, p in enumerate(win) if p > 0]
-        return ChanceTable(tuple(sorted(pairs, key=lambda pair: (pair[0].attackers_left, pair[0].defenders_left))))
+        # The outcomes in order of (attackers left, defenders left); a stop before a win on the same pair.
+        rows, columns = np.nonzero(stop > 0)
+        (wins,) = np.nonzero(win > 0)
+        keyed = sorted(
+            [
+                *zip(rows.tolist(), columns.tolist(), [0] * len(rows), stop[rows, columns].tolist(), strict=True),
+                *zip(wins.tolist(), [0] * len(wins), [1] * len(wins), win[wins].tolist(), strict=True),
+            ]
+        )
+        return ChanceTable(tuple((BattleOutcome(a, d), p) for a, d, _, p in keyed))
 
     def to_dict(self) -> dict[str, Any]:
         """The game's description, for :meth:`GameState.to_json`."""
