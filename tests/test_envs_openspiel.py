@@ -387,8 +387,9 @@ def test_the_prior_is_uniform_over_legal_ids_and_the_chance_outcomes_at_chance_n
             assert [a for a, _ in prior] == legal
             assert {p for _, p in prior} == {1 / len(legal)}
 
-    random_playout(game.new_initial_state(), np.random.default_rng(players), check)
+    final = random_playout(game.new_initial_state(), np.random.default_rng(players), check)
     assert {"set-up decision", "count", "blitz piece", "chance", "decision"} <= kinds
+    assert evaluator.prior(final) == []
 
 
 def test_the_evaluator_refuses_what_is_not_a_python_risk_state():

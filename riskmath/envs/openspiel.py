@@ -564,7 +564,7 @@ class EstimateEvaluator(mcts.Evaluator):  # type: ignore[misc]
     the outcomes with their probabilities (``state.chance_outcomes()``) at a
     chance node: ``MCTSBot`` builds a chance node's children from the prior
     and then samples one by ``chance_outcomes()``, so the two must list the
-    same ids.
+    same ids.  A terminal state has no legal ids, so its prior is empty.
 
     Examples
     --------
@@ -607,6 +607,8 @@ class EstimateEvaluator(mcts.Evaluator):  # type: ignore[misc]
         record = _record_of(state)
         if record.player == _CHANCE:
             return state.chance_outcomes()
+        if record.player == _TERMINAL:
+            return []  # no legal ids, so no prior
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
 
