@@ -1,5 +1,6 @@
 """riskmath.envs.openspiel: OpenSpiel's own random simulation test, returns, chance nodes, masks, hidden
-information, the decision budget, bad parameters, and MCTS against the uniform random bot."""
+information, the decision budget, bad parameters, the estimate evaluator, and MCTS against the uniform random
+bot."""
 
 from __future__ import annotations
 
@@ -17,8 +18,17 @@ import pyspiel
 
 import riskmath as rm
 from riskmath.envs import information_state, observation
-from riskmath.envs.openspiel import DEFAULTS, TURN_DECISIONS, RiskState, _setup, max_game_length, register
+from riskmath.envs.openspiel import (
+    DEFAULTS,
+    TURN_DECISIONS,
+    EstimateEvaluator,
+    RiskState,
+    _setup,
+    max_game_length,
+    register,
+)
 from riskmath.errors import InvalidArgumentError
+from riskmath.evaluate.estimate import _win_list
 from riskmath.sim.tournaments import wilson_interval
 
 register()
@@ -302,34 +312,140 @@ def test_unknown_parameters_are_refused_by_openspiel():
         load(seat=2)
 
 
-@pytest.mark.slow
-def test_mcts_against_the_uniform_random_bot():
-    """OpenSpiel's MCTS (random rollouts) plays whole games against its uniform random bot, seats alternating,
-    seeded throughout, and is not worse than it.
+def node_kinds_seen(state):
+    """A short name for the kind of node ``state`` is (for checking that a test met every kind)."""
+    if state.is_terminal():
+        return "terminal"
+    if isinstance(state.node, rm.envs.BattleChance):
+        return "blitz piece"
+    if isinstance(state.node, rm.envs.CountChoice):
+        return "count"
+    if state.risk_state.phase.name.startswith("SETUP"):
+        return "set-up chance" if state.is_chance_node() else "set-up decision"
+    return "chance" if state.is_chance_node() else "decision"
 
-    The brief asked for more: MCTS winning significantly more than 1/players.  Measured on this game (see the
-    "Learning agents" page) it does not within a test's budget: 16 wins in 30 games at 50 simulations a move
-    (3.6 minutes), 6 in 8 at 400 (3.8 minutes).  So this checks what holds: the search runs on the game (clones,
-    chance nodes, returns, the solver at terminal states) and the Wilson interval of its win rate reaches 1/2.
-    """
+
+@pytest.mark.parametrize("zero_sum", [False, True])
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_evaluator_gives_the_expected_returns_of_the_estimate(players, zero_sum):
+    """At every node of random games (set-up, counts, blitz pieces, rolls, draws, the end), the evaluation is the
+    returns scheme applied to estimate_win_probabilities of the state underneath; a zero-sum game's sum to 0."""
+    game = load(players=players, max_turns=30, board=SMALL, starting_armies=60, zero_sum=zero_sum)
+    evaluator, kinds = EstimateEvaluator(), set()
+    loss = -1 / (players - 1) if zero_sum else 0.0
+
+    def check(state):
+        kinds.add(node_kinds_seen(state))
+        values = evaluator.evaluate(state)
+        assert values.shape == (players,)
+        assert np.all(np.isfinite(values))
+        if -1 in state.risk_state.position.owner:  # nothing to read yet: an even split
+            chances = np.full(players, 1 / players)
+        elif state.risk_state.phase.name.startswith("SETUP"):  # the public function refuses the set-up
+            chances = np.array(_win_list(state.risk_state))
+        else:
+            chances = rm.evaluate.estimate_win_probabilities(state.risk_state).to_numpy()
+        np.testing.assert_allclose(values, chances * 1.0 + (1 - chances) * loss, rtol=0, atol=1e-12)
+        assert math.fsum(values) == pytest.approx(0.0 if zero_sum else 1.0, abs=1e-9)
+
+    rng = np.random.default_rng(10 * players + zero_sum)
+    for _ in range(2):
+        final = random_playout(game.new_initial_state(), rng, check)
+        kinds.add(node_kinds_seen(final))
+        np.testing.assert_array_equal(evaluator.evaluate(final), final.returns())
+    assert kinds >= {"set-up chance", "set-up decision", "count", "blitz piece", "chance", "decision", "terminal"}
+
+
+def test_the_evaluator_gives_a_terminal_state_its_returns_a_draw_too():
+    evaluator = EstimateEvaluator()
+    rng = np.random.default_rng(8)
+    outcomes = set()
+    for zero_sum in (False, True):
+        # short games on four territories: draws and wins both occur
+        game = load(players=2, max_turns=4, rules="us_1959", board="classic:South America", zero_sum=zero_sum)
+        for _ in range(8):
+            final = random_playout(game.new_initial_state(), rng)
+            values = evaluator.evaluate(final)
+            assert values.tolist() == final.returns()
+            outcomes.add("draw" if final.risk_state.winner is None else "win")
+    assert outcomes == {"draw", "win"}
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_prior_is_uniform_over_legal_ids_and_the_chance_outcomes_at_chance_nodes(players):
+    game = load(players=players, max_turns=15, board=SMALL, starting_armies=60)
+    evaluator, kinds = EstimateEvaluator(), set()
+
+    def check(state):
+        kinds.add(node_kinds_seen(state))
+        prior = evaluator.prior(state)
+        assert math.fsum(p for _, p in prior) == pytest.approx(1.0, abs=1e-9)
+        if state.is_chance_node():
+            assert prior == state.chance_outcomes()
+        else:
+            legal = state.legal_actions()
+            assert [a for a, _ in prior] == legal
+            assert {p for _, p in prior} == {1 / len(legal)}
+
+    final = random_playout(game.new_initial_state(), np.random.default_rng(players), check)
+    assert {"set-up decision", "count", "blitz piece", "chance", "decision"} <= kinds
+    assert evaluator.prior(final) == []
+
+
+def test_the_evaluator_refuses_what_is_not_a_python_risk_state():
+    evaluator = EstimateEvaluator()
+    other = pyspiel.load_game("tic_tac_toe").new_initial_state()
+    for bad in (other, None, rm.Game(2).new_initial_state(seed=0)):
+        with pytest.raises(InvalidArgumentError, match="state must be a state of the python_risk game"):
+            evaluator.evaluate(bad)
+        with pytest.raises(InvalidArgumentError, match="state must be a state of the python_risk game"):
+            evaluator.prior(bad)
+
+
+def play_mcts_against_random(params, evaluator_for, simulations, uct, games):
+    """MCTS in seat ``k % players`` against OpenSpiel's uniform random bot for games ``k = 0 .. games - 1``, every
+    generator seeded by ``k``.  Returns MCTS's wins and the games that ended by the rules (not by the budget)."""
     from open_spiel.python.algorithms import mcts
     from open_spiel.python.bots import uniform_random
 
-    game = load(**MCTS_GAME)
-    players, wins = game.num_players(), 0
-    for k in range(MCTS_GAMES):
+    game = load(**params)
+    players, wins, decided = game.num_players(), 0, 0
+    for k in range(games):
         seat = k % players
         bots = [uniform_random.UniformRandomBot(q, np.random.RandomState(100 + k)) for q in range(players)]
-        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(k))
-        bots[seat] = mcts.MCTSBot(game, MCTS_UCT, MCTS_SIMULATIONS, evaluator, random_state=np.random.RandomState(k))
+        bots[seat] = mcts.MCTSBot(game, uct, simulations, evaluator_for(k), random_state=np.random.RandomState(k))
         state, chance = game.new_initial_state(), np.random.RandomState(1000 + k)
         while not state.is_terminal():
             step_randomly(state, chance, lambda node, bots=bots: bots[node.current_player()].step(node))
-        assert state.risk_state.phase is rm.Phase.GAME_OVER  # ended by the rules, not by the decision budget
-        wins += state.returns()[seat] == 1.0
-    _, high = wilson_interval(wins, MCTS_GAMES)
-    assert high >= 1 / players, (wins, MCTS_GAMES)
+        decided += state.risk_state.phase is rm.Phase.GAME_OVER
+        wins += state.risk_state.winner == seat
+    return wins, decided
 
 
-MCTS_GAME = {"players": 2, "max_turns": 10, "rules": "us_1959", "board": "classic:South America", "starting_armies": 6}
-MCTS_GAMES, MCTS_SIMULATIONS, MCTS_UCT = 10, 20, 1.4
+#: The game of the MCTS tests: two players on South America and Africa, the 1959 rules (no neutral, the deal
+#: places the armies), 30 player-turns.
+MCTS_GAME = {"players": 2, "max_turns": 30, "rules": "us_1959", "board": SMALL}
+
+
+@pytest.mark.slow
+def test_mcts_with_the_estimate_beats_the_uniform_random_bot():
+    """OpenSpiel's MCTSBot with EstimateEvaluator (50 simulations a decision, uct_c 2) against OpenSpiel's uniform
+    random bot: 30 seeded games, seats alternating.  The Wilson 95 % interval of MCTS's win share must lie above
+    1/2 (a draw counts as not won).  Measured: 24 of 30 (interval 0.63 to 0.91), about 30 s.  With random
+    rollouts instead, see test_mcts_with_random_rollouts_runs."""
+    games = 30
+    wins, _ = play_mcts_against_random(MCTS_GAME, lambda k: EstimateEvaluator(), 50, 2.0, games)
+    low, _ = wilson_interval(wins, games)
+    assert low > 1 / 2, (wins, games)
+
+
+def test_mcts_with_random_rollouts_runs():
+    """The search with OpenSpiel's own random rollouts runs on the game (clones, chance nodes, returns, the solver
+    at terminal states) and its games end by the rules.  No claim on strength: see the "Learning agents" page."""
+    from open_spiel.python.algorithms import mcts
+
+    params = {"players": 2, "max_turns": 10, "rules": "us_1959", "board": "classic:South America", "starting_armies": 6}
+    _, decided = play_mcts_against_random(
+        params, lambda k: mcts.RandomRolloutEvaluator(1, np.random.RandomState(k)), 5, 2.0, 2
+    )
+    assert decided == 2

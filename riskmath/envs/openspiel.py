@@ -35,8 +35,12 @@ sampling, the RL environment ...) can play it.
   uses the whole budget also ends there as a draw; random play stays far
   below it (see the "Learning agents" documentation page).
 
-Only this module imports OpenSpiel (``pyspiel``); ``import riskmath.envs``
-does not.
+- **Search.**  :class:`EstimateEvaluator` is a leaf evaluator for
+  OpenSpiel's ``MCTSBot``: each player's expected return from riskmath's
+  calibrated win estimate instead of a random rollout.
+
+Only this module imports OpenSpiel (``pyspiel`` and OpenSpiel's MCTS module);
+``import riskmath.envs`` does not.
 
 Examples
 --------
@@ -58,6 +62,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import mcts
 
 from riskmath._validation import check_int, shown
 from riskmath.envs.codec import ActionCodec, BattleChance, CountChoice
@@ -69,6 +74,7 @@ from riskmath.envs.observations import (
     observation_string,
 )
 from riskmath.errors import InvalidArgumentError
+from riskmath.evaluate.estimate import _win_list
 from riskmath.game import Board, DrawCard, Game, GameState, Rules
 from riskmath.game.board import BOARDS
 
@@ -76,6 +82,7 @@ __all__ = [
     "DEFAULTS",
     "GAME_NAME",
     "TURN_DECISIONS",
+    "EstimateEvaluator",
     "RiskGame",
     "RiskObserver",
     "RiskState",
@@ -525,3 +532,88 @@ class RiskObserver:
             lines.append(_event_text(record.setup.codec, events[0], player))
             events = events[1]
         return "\n".join([*reversed(lines), text])
+
+
+class EstimateEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """A leaf evaluator for OpenSpiel's ``MCTSBot``: expected returns from riskmath's win estimate, no rollout.
+
+    ``evaluate(state)`` reads each player's chance to win ``p`` off the
+    riskmath state under the node with
+    :func:`riskmath.evaluate.estimate_win_probabilities` (tens of
+    microseconds) and turns it into the expected return under the game's
+    returns scheme: ``p`` with ``zero_sum=False``, and ``p - (1 - p) / (players
+    - 1)`` with ``zero_sum=True`` (a win pays +1, a loss ``-1/(players-1)``).
+    The estimate gives every state a winner (its chances sum to 1), so a
+    draw by the turn cap gets no weight before it happens: the evaluator
+    scores a position as if the game will be played out.  A terminal state
+    gets its real returns (a draw: 0 to all).
+
+    Where the estimate is read:
+
+    - a count being chosen (:class:`~riskmath.envs.CountChoice`) or a blitz
+      under way (:class:`~riskmath.envs.BattleChance`) is evaluated on the
+      state before the action (``state.risk_state``); a chance node (a roll,
+      a draw) on the state before its outcome;
+    - in the set-up, once every territory has an owner (armies being
+      placed, capitals, missions), the estimate is applied as it stands: an
+      extrapolation, as the fit saw states from player-turn 10 on only;
+    - before that (order, deal or claims under way) every player gets the
+      same chance, ``1 / players``.
+
+    ``prior(state)`` is uniform over the legal actions at a decision and
+    the outcomes with their probabilities (``state.chance_outcomes()``) at a
+    chance node: ``MCTSBot`` builds a chance node's children from the prior
+    and then samples one by ``chance_outcomes()``, so the two must list the
+    same ids.  A terminal state has no legal ids, so its prior is empty.
+
+    Examples
+    --------
+    >>> import pyspiel
+    >>> from open_spiel.python.algorithms import mcts
+    >>> register()
+    >>> game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 30, "rules": "us_1959",
+    ...                                          "board": "classic:South America+Africa", "zero_sum": True})
+    >>> state = game.new_initial_state()
+    >>> while state.is_chance_node():  # who starts, then the deal
+    ...     state.apply_action(state.chance_outcomes()[0][0])
+    >>> state.risk_state
+    <GameState turn 1, REINFORCE, player 0 to move>
+    >>> evaluator = EstimateEvaluator()
+    >>> [round(float(r), 3) for r in evaluator.evaluate(state)]
+    [0.204, -0.204]
+    >>> bot = mcts.MCTSBot(game, 2, 20, evaluator, random_state=np.random.RandomState(0))
+    >>> state.action_to_string(state.current_player(), bot.step(state))
+    'place on North Africa'
+    """
+
+    def evaluate(self, state: RiskState) -> np.ndarray:
+        """Each player's expected return at ``state`` (a float array, one entry a player)."""
+        record = _record_of(state)
+        if record.player == _TERMINAL:
+            return np.array(state.returns(), dtype=float)
+        setup = record.setup
+        players = setup.game.players
+        risk_state = _state_of(record.node)
+        if -1 in risk_state.position.owner:  # order, deal or claims under way: nothing to read yet
+            chances = np.full(players, 1.0 / players)
+        else:
+            chances = np.array(_win_list(risk_state), dtype=float)
+        if setup.zero_sum:
+            return chances - (1.0 - chances) / (players - 1)
+        return chances
+
+    def prior(self, state: RiskState) -> list[tuple[int, float]]:
+        """``(id, probability)`` pairs: the chance outcomes at a chance node, uniform over the legal ids elsewhere."""
+        record = _record_of(state)
+        if record.player == _CHANCE:
+            return state.chance_outcomes()
+        if record.player == _TERMINAL:
+            return []  # no legal ids, so no prior
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def _record_of(state: Any) -> _Record:
+    if not isinstance(state, RiskState):
+        raise InvalidArgumentError(f"state must be a state of the python_risk game (RiskState), got {shown(state)}")
+    return state._record
