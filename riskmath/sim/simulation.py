@@ -495,6 +495,12 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         terminate()
         return
     processes = list((getattr(pool, "_processes", None) or {}).values())  # (shutdown forgets them)
+    # The queue's feeder thread may be blocked writing a chunk to workers that are about to go: without this,
+    # closing the pool joins that thread at exit and the process hangs (a race, seen on a Ctrl-C in CI).
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        with contextlib.suppress(Exception):
+            call_queue.cancel_join_thread()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
@@ -520,15 +526,35 @@ def _in_parallel(
     starts = range(0, len(seeds), size)
     token = uuid.uuid4().hex
     futures = {executor.submit(_rows, (token, game, agents, seeds[k : k + size], start)): k for k in starts}
+    # An agent's failure is reported as with one worker: the failure of the earliest game in seed order.  The
+    # chunks after a failed one are cancelled (those running are left to finish); the chunks before it are
+    # waited for, since one of them may fail too, and their games are kept.
+    failed: tuple[int, AgentError] | None = None
+    seen: set[int] = set()  # the chunks handled below
     try:
         for future in as_completed(futures):
             k = futures[future]
-            for i, row in enumerate(future.result()):
-                rows[k + i] = row
-                if on_game is not None:
-                    on_game(dict(row))
-            if bar is not None:
-                bar.update(min(size, len(seeds) - k))
+            seen.add(k)
+            if future.cancelled():
+                continue
+            try:
+                chunk = future.result()
+            except AgentError as error:
+                if failed is None or k < failed[0]:
+                    failed = (k, error)
+                    for later, j in futures.items():
+                        if j > k:
+                            later.cancel()
+                chunk = None
+            if chunk is not None:
+                for i, row in enumerate(chunk):
+                    rows[k + i] = row
+                    if on_game is not None:
+                        on_game(dict(row))
+                if bar is not None:
+                    bar.update(min(size, len(seeds) - k))
+            if failed is not None and all(j in seen for j in starts if j < failed[0]):
+                raise failed[1]
     except BaseException:
         for future in futures:
             future.cancel()
