@@ -1,7 +1,5 @@
 """``python -m riskmath`` runs the command line."""
 
-import sys
+from riskmath.cli import main_exit
 
-from riskmath.cli import main
-
-sys.exit(main())
+main_exit()

@@ -632,5 +632,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def main_exit() -> None:
-    """Console-script entry point: run :func:`main` and exit with its status."""
-    sys.exit(main())
+    """Console-script entry point: run :func:`main` and exit with its status.
+
+    After an interruption the finished games are on file and the message is
+    out; a process pool stopped mid-run may still have an internal thread
+    waiting on a worker that was ended in the middle of a message, and
+    Python would wait for that thread at exit.  So an interrupted run leaves
+    at once (``os._exit`` after flushing the standard streams).
+    """
+    status = main()
+    if status == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
