@@ -31,7 +31,7 @@ import sys
 import uuid
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -521,41 +521,53 @@ def _in_parallel(
     start: Position | None = None,
     on_game: Callable[[dict[str, Any]], object] | None = None,
 ) -> None:
-    """Play ``seeds`` in chunks on ``executor``, putting each finished game's row in ``rows`` by game number."""
+    """Play ``seeds`` in chunks on ``executor``, putting each finished game's row in ``rows`` by game number.
+
+    A few chunks per worker are in flight at a time, the next one submitted as one finishes, so that a run
+    of a million games does not queue hundreds of thousands of tasks at once (nor cancel them one by one on
+    Ctrl-C).  An agent's failure is reported as with one worker: the failure of the earliest game in seed
+    order.  No chunk after a failed one is submitted; those in flight before it are waited for, since one
+    of them may fail too, and their games are kept.
+    """
     size = min(-(-len(seeds) // (4 * workers)), _MOST_PER_CHUNK)
-    starts = range(0, len(seeds), size)
     token = uuid.uuid4().hex
-    futures = {executor.submit(_rows, (token, game, agents, seeds[k : k + size], start)): k for k in starts}
-    # An agent's failure is reported as with one worker: the failure of the earliest game in seed order.  The
-    # chunks after a failed one are cancelled (those running are left to finish); the chunks before it are
-    # waited for, since one of them may fail too, and their games are kept.
+    queued = iter(range(0, len(seeds), size))
+    running: dict[Future[list[dict[str, Any]]], int] = {}
+
+    def submit_next() -> None:
+        k = next(queued, None)
+        if k is not None:
+            running[executor.submit(_rows, (token, game, agents, seeds[k : k + size], start))] = k
+
+    for _ in range(2 * workers):
+        submit_next()
     failed: tuple[int, AgentError] | None = None
-    seen: set[int] = set()  # the chunks handled below
     try:
-        for future in as_completed(futures):
-            k = futures[future]
-            seen.add(k)
-            if future.cancelled():
-                continue
-            try:
-                chunk = future.result()
-            except AgentError as error:
-                if failed is None or k < failed[0]:
-                    failed = (k, error)
-                    for later, j in futures.items():
-                        if j > k:
-                            later.cancel()
-                chunk = None
-            if chunk is not None:
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=running.__getitem__):
+                k = running.pop(future)
+                try:
+                    chunk = future.result()
+                except AgentError as error:
+                    if failed is None or k < failed[0]:
+                        failed = (k, error)
+                    continue
                 for i, row in enumerate(chunk):
                     rows[k + i] = row
                     if on_game is not None:
                         on_game(dict(row))
                 if bar is not None:
                     bar.update(min(size, len(seeds) - k))
-            if failed is not None and all(j in seen for j in starts if j < failed[0]):
+            if failed is None:
+                while len(running) < 2 * workers:
+                    before = len(running)
+                    submit_next()
+                    if len(running) == before:
+                        break
+            elif all(j > failed[0] for j in running.values()):
                 raise failed[1]
     except BaseException:
-        for future in futures:
+        for future in running:
             future.cancel()
         raise
