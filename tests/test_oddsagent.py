@@ -96,13 +96,19 @@ def test_the_wrapper_is_checked_and_the_agent_trusted():
 VARIANTS = [(preset, players) for preset in rm.Rules.presets() for players in (2, 3, 5)]
 
 
-@pytest.mark.parametrize(("preset", "players"), tiered(VARIANTS, spread(VARIANTS)))
-def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, players, monkeypatch):
+def _rules_or_skip(preset, players):
+    """The preset's rules, or skip the test where the preset does not allow that many players."""
     rules = rm.Rules.preset(preset)
     try:
         rm.Game(players, rules)
     except rm.RiskmathError:
         pytest.skip(f"{preset} is not for {players} players")
+    return rules
+
+
+@pytest.mark.parametrize(("preset", "players"), tiered(VARIANTS, spread(VARIANTS)))
+def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, players, monkeypatch):
+    rules = _rules_or_skip(preset, players)
     fallbacks = []
     original = oddsagent._fallback
 
@@ -128,11 +134,7 @@ def test_every_decision_of_the_fast_path_is_legal(preset, players, monkeypatch):
     # simulate() takes the agent's checked form (OddsAgent._decide), which is not checked in the phases whose
     # actions are legal by construction (oddsagent._LEGAL_BY_CONSTRUCTION).  Check every decision here instead,
     # in every rule variant, and that those phases were played.
-    rules = rm.Rules.preset(preset)
-    try:
-        rm.Game(players, rules)
-    except rm.RiskmathError:
-        pytest.skip(f"{preset} is not for {players} players")
+    rules = _rules_or_skip(preset, players)
     phases, refused = [], []
     real = OddsAgent._decide
 
