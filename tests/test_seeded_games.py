@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import platform
+import subprocess
 import sys
 from pathlib import Path
 
@@ -51,6 +54,25 @@ def digest(preset: str, players: int, line_up: str) -> str:
 def test_seeded_game_is_unchanged(preset, players, line_up):
     expected = json.loads(REFERENCE.read_text(encoding="utf-8"))[f"{preset}/{players}/{line_up}"]
     assert digest(preset, players, line_up) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="OpenBLAS core types are named for x86-64 here")
+@pytest.mark.parametrize("core", ["Prescott", "Nehalem"])
+def test_seeded_games_do_not_depend_on_the_blas_kernel(core):
+    # OpenBLAS picks a kernel for the processor, and kernels sum dot products in orders of their own.  Before the
+    # odds agent's chain odds were summed in a fixed order, two pinned games differed between machines; forcing
+    # an old kernel (one every x86-64 processor runs) must give the reference digests.
+    cases = ["us_1993/5/mixed", "euro_2003/5/mixed", "us_1993/2/mixed", "us_1963/5/mixed"]
+    code = (
+        "import sys; sys.path.insert(0, 'tests'); from test_seeded_games import digest\n"
+        f"for case in {cases!r}:\n    p, n, u = case.split('/'); print(digest(p, int(n), u))"
+    )
+    env = {**os.environ, "OPENBLAS_CORETYPE": core}
+    root = Path(__file__).parent.parent
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True)
+    expected = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    assert out.stdout.splitlines() == [expected[case] for case in cases]
 
 
 if __name__ == "__main__":  # regenerate the reference file

@@ -187,7 +187,10 @@ def _chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRul
     battles = _battles(combat, _size(attackers))
     force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
     for d in defenders[1:]:
-        force = force[1:] @ battles.ending(d)[:-1]  # one army stays behind in each capture; losses drop out
+        # One army stays behind in each capture; losses drop out.  The product is summed row by row in a fixed
+        # order rather than by ``@``: BLAS kernels sum in an order of their own, which differs between processors,
+        # and a last-bit difference flips the odds agent's ties (two pinned seeded games differed between machines).
+        force = np.add.reduce(force[1:, None] * battles.ending(d)[:-1], axis=0)
     return min(1.0, float(force.sum()))
 
 
