@@ -9,7 +9,7 @@ from typing import Any, Protocol, runtime_checkable
 from riskmath.game.cards import Symbol
 from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.phase import Phase
-from riskmath.game.position import most_to_move, room
+from riskmath.game.position import most_to_move, room, trade_forced
 from riskmath.game.state import GameState
 
 __all__ = ["Agent", "AggressiveAgent", "RandomAgent"]
@@ -187,7 +187,7 @@ def _reinforce(state: GameState, rng: random.Random) -> Checked:
         trade = _first_trade(state, player)
         if trade is not None:
             return ("trade", trade)
-    forced = reinforce and rules.trade_forced(hand)
+    forced = reinforce and trade_forced(state.game, pos)
     if pos.pool > 0 and not forced:
         target = _front(state, player, state.game.cap)
         return ("place", target, min(pos.pool, room(state.game, pos, target)))

@@ -63,7 +63,7 @@ from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
-from riskmath.game.position import most_to_move
+from riskmath.game.position import occupation_range
 from riskmath.game.state import GameState
 from riskmath.odds._cache import small_battles
 
@@ -331,9 +331,8 @@ class OddsAgent:
         pos = state.position
         if pos.occupy is None:
             return None  # (not a capture: the fallback)
-        source, target, least = pos.occupy
-        most = most_to_move(state.game, pos, source, target)  # the range of the legal Occupy actions
-        least = min(least, most)
+        source, target, _ = pos.occupy
+        least, most = occupation_range(state.game, pos)  # the range of the legal Occupy actions
         me = state.current_player
         _, _, routes, _ = self._plans.get(me, (-1, [], [], 0))
         onward = any(target in route[:-1] for route in routes)

@@ -262,9 +262,8 @@ def max_game_length(game: Game) -> int:
         raise InvalidArgumentError(f"{game!r} has no turn cap; an OpenSpiel game needs one (max_turns)")
     rules = game.rules
     dealt = rules.starting_armies_rule == "territories_dealt"  # as many armies as territories dealt: at most n
-    start = len(game.board) if dealt else rules.starting_armies_for(game.players)
-    neutral = {"neutral_1993": 40, "neutral_article": 28, "neutrals_2003": 24}.get(game.two_player, 0)
-    armies = game.players * start + game.neutrals * neutral
+    start = len(game.board) if dealt else game.starting_armies[0]
+    armies = game.players * start + sum(game.starting_armies[game.players :])
     return 3 * armies + len(game.board) + 8 + TURN_DECISIONS * game.max_turns
 
 

@@ -16,31 +16,29 @@ import numbers
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from riskmath._validation import check_int, is_sequence, shown
 from riskmath.errors import BoardError, InvalidArgumentError, StateError
 from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK
+from riskmath.game.context import GameContext
 from riskmath.game.missions import missions_for
 from riskmath.game.position import Position
 from riskmath.game.serialize import BIG, problems
 from riskmath.game.transitions import start_turn_at
 
-if TYPE_CHECKING:
-    from riskmath.game.game import Game
-
 __all__ = ["build_position"]
 
 
-def _territory(game: Game, key: object, where: str) -> int:
+def _territory(game: GameContext, key: object, where: str) -> int:
     try:
         return game.board.index(key)  # type: ignore[arg-type]
     except BoardError as error:
         raise InvalidArgumentError(f"{where}: {error}") from None
 
 
-def _by_territory(game: Game, values: object, where: str) -> dict[int, tuple[object, object]]:
+def _by_territory(game: GameContext, values: object, where: str) -> dict[int, tuple[object, object]]:
     """``values`` (territory -> value) by territory id, with the key as given; unknown or repeated keys refused."""
     if not isinstance(values, Mapping):
         raise InvalidArgumentError(f"{where} must be a mapping of territory to value, got {shown(values)}")
@@ -60,13 +58,13 @@ def _integer(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def _player(game: Game, value: object, name: str) -> int:
+def _player(game: GameContext, value: object, name: str) -> int:
     if not _integer(value) or not 0 <= int(value) < game.players:  # type: ignore[call-overload]
         raise InvalidArgumentError(f"{name} must be a player id in 0..{game.players - 1}, got {shown(value)}")
     return int(value)  # type: ignore[call-overload, no-any-return]
 
 
-def _board(game: Game, owners: object, armies: object) -> tuple[list[int], list[int]]:
+def _board(game: GameContext, owners: object, armies: object) -> tuple[list[int], list[int]]:
     """The owner and the armies of every territory, checked."""
     names, n = game.board.territories, len(game.board)
     owned = _by_territory(game, owners, "owners")
@@ -101,7 +99,7 @@ def _board(game: Game, owners: object, armies: object) -> tuple[list[int], list[
     return owner_ids, army_counts
 
 
-def _card_name(game: Game, card: object, player: int) -> str:
+def _card_name(game: GameContext, card: object, player: int) -> str:
     if isinstance(card, str) and card.strip().lower() == WILD:
         return WILD
     if not isinstance(card, str):
@@ -112,7 +110,7 @@ def _card_name(game: Game, card: object, player: int) -> str:
         raise InvalidArgumentError(f"cards[{player}]: unknown card {card!r} ({error})") from None
 
 
-def _hands(game: Game, cards: object, headquarters: set[str]) -> list[list[str]]:
+def _hands(game: GameContext, cards: object, headquarters: set[str]) -> list[list[str]]:
     """Every player's hand (canonical card names), checked against the deck."""
     hands: list[list[str]] = [[] for _ in range(game.players)]
     if cards is None:
@@ -155,7 +153,7 @@ def _hands(game: Game, cards: object, headquarters: set[str]) -> list[list[str]]
     return hands
 
 
-def _missions(game: Game, missions: object) -> list[str]:
+def _missions(game: GameContext, missions: object) -> list[str]:
     deck = game.rules.missions
     if deck == "none":
         if missions is not None:
@@ -181,7 +179,7 @@ def _missions(game: Game, missions: object) -> list[str]:
     return [chosen[p] for p in range(game.players)]
 
 
-def _capitals(game: Game, capitals: object) -> list[int]:
+def _capitals(game: GameContext, capitals: object) -> list[int]:
     if game.rules.capital == "none":
         if capitals is not None:
             raise InvalidArgumentError(f"capitals given, but these rules have no headquarters: {shown(capitals)}")
@@ -203,7 +201,7 @@ def _capitals(game: Game, capitals: object) -> list[int]:
 
 
 def build_position(
-    game: Game,
+    game: GameContext,
     owners: Mapping[Any, int],
     armies: Mapping[Any, int],
     *,

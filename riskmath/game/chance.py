@@ -36,19 +36,17 @@ import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from riskmath._validation import check_cost, shown
 from riskmath.game.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies
 from riskmath.game.cards import WILD
+from riskmath.game.context import ChanceTable, GameContext
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import CHANCE_PHASES, Phase
 from riskmath.game.position import Position, room
 from riskmath.odds._sweeps import forward_cost
 from riskmath.odds.dice import CombatRules
-
-if TYPE_CHECKING:
-    from riskmath.game.game import ChanceTable, Game
 
 MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -93,13 +91,13 @@ def advance(state: int) -> int:
 # -- sampling chance nodes ---------------------------------------------------------------------
 
 
-def is_chance(game: Game, pos: Position) -> bool:
+def is_chance(game: GameContext, pos: Position) -> bool:
     """Whether ``pos`` is a chance node (a random set-up's placements are chance outcomes too)."""
     phase = pos.phase
     return phase in CHANCE_PHASES or (phase is Phase.SETUP_PLACE and game.rules.setup == "random")
 
 
-def chance_outcomes(game: Game, pos: Position) -> list[tuple[Any, Fraction | float]]:
+def chance_outcomes(game: GameContext, pos: Position) -> list[tuple[Any, Fraction | float]]:
     """``[(outcome, probability), ...]`` at chance node ``pos`` (Fractions; floats for blitzes); else empty."""
     phase = pos.phase
     if phase is Phase.SETUP_ORDER:
@@ -122,13 +120,13 @@ def chance_outcomes(game: Game, pos: Position) -> list[tuple[Any, Fraction | flo
     return []
 
 
-def _placeable(game: Game, pos: Position) -> list[int]:
+def _placeable(game: GameContext, pos: Position) -> list[int]:
     """A random set-up: the territories of the owner placing now that have room for an army."""
     owner, owners = pos.queue[0][0], pos.owner
     return [t for t in range(len(owners)) if owners[t] == owner and room(game, pos, t, setup=True)]
 
 
-def chance_table(game: Game, pos: Position) -> ChanceTable:
+def chance_table(game: GameContext, pos: Position) -> ChanceTable:
     """The cached table of a roll or blitz node."""
     assert pos.pending is not None
     _, source, target, third, _, defense = pos.pending
@@ -148,7 +146,7 @@ def chance_table(game: Game, pos: Position) -> ChanceTable:
     return game.blitz_table(a, d, third)
 
 
-def sample_outcome(game: Game, pos: Position) -> Any:
+def sample_outcome(game: GameContext, pos: Position) -> Any:
     """The outcome of chance node ``pos`` for the next number of its generator (see the module docstring)."""
     x = splitmix64(pos.rng)[1]
     phase = pos.phase
@@ -212,7 +210,7 @@ def _card(deck: list[str], x: float) -> str:
     return last
 
 
-def battle(game: Game, a: int, d: int, stop_at: int, x: float, rng: int) -> BattleOutcome:
+def battle(game: GameContext, a: int, d: int, stop_at: int, x: float, rng: int) -> BattleOutcome:
     """A blitz of ``a`` attackers on ``d`` defenders for ``x``, the next number of generator state ``rng``.
 
     Drawn from battle tables (a long one in several draws), or rolled out if it has many defenders.
@@ -324,7 +322,7 @@ def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[flo
     return tuple(cumulative.tolist()), rolls * pairs
 
 
-def roll_out(game: Game, a: int, d: int, stop_at: int, stream: int) -> BattleOutcome:
+def roll_out(game: GameContext, a: int, d: int, stop_at: int, stream: int) -> BattleOutcome:
     """A blitz rolled out with numbers from the SplitMix64 stream after ``stream`` (a :func:`substream`).
 
     One number per roll, or per :data:`ROLL_BLOCK` rolls while both sides

@@ -28,7 +28,7 @@ action back into the public one (game records, ``AggressiveAgent.act``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from riskmath.game.actions import (
     Attack,
@@ -42,9 +42,7 @@ from riskmath.game.actions import (
     PlaceArmies,
     TradeCards,
 )
-
-if TYPE_CHECKING:
-    from riskmath.game.game import Game
+from riskmath.game.context import GameContext
 
 __all__ = ["KIND", "Checked", "kind_of", "to_action", "to_engine"]
 
@@ -106,7 +104,7 @@ def kind_of(action: object) -> str | None:
     return kind
 
 
-def to_engine(game: Game, action: Any) -> Checked:
+def to_engine(game: GameContext, action: Any) -> Checked:
     """The checked form of ``action``, without checking it (territory names to ids).
 
     Raises
@@ -120,7 +118,7 @@ def to_engine(game: Game, action: Any) -> Checked:
     return _ENCODE[kind](game.index, action)
 
 
-def to_action(game: Game, checked: Checked) -> Any:
+def to_action(game: GameContext, checked: Checked) -> Any:
     """The public action of a checked one (territory ids back to names).
 
     Raises

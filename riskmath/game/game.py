@@ -2,9 +2,11 @@
 
 :class:`Game` is the immutable description of a game (how many players, which
 rules, which board, whether defenders choose their dice).  It makes initial
-states (:meth:`Game.new_initial_state`) and holds what every state of the game
-shares: the board's adjacency as id tuples, the card deck, and cached chance
-tables for rolls and blitz battles.
+states (:meth:`Game.new_initial_state`, :meth:`Game.position`,
+:meth:`Game.replay`); what every state of the game shares and the engine
+reads (the board's adjacency as id tuples, the card deck, the caps, the
+cached chance tables for rolls and blitz battles) it inherits from
+:class:`~riskmath.game.context.GameContext`, the leaf the engine imports.
 
 :class:`GameState` is the immutable public face of a position: it holds the
 game, a :class:`~riskmath.game.position.Position` and the auto-chance flag,
@@ -29,9 +31,7 @@ engine below them is functions of ``(game, position)``:
 
 from __future__ import annotations
 
-import functools
 import secrets
-from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -45,48 +45,25 @@ from riskmath.errors import (
     IllegalActionError,
     InvalidArgumentError,
     RiskmathError,
-    RulesError,
     StateError,
 )
 from riskmath.game._board_data import NEUTRAL_NAMES
-from riskmath.game.actions import BattleOutcome, RollOutcome
 from riskmath.game.board import Board
-from riskmath.game.cards import CARD_SYMBOLS, WILD, Card, Symbol, full_deck
+from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK, chance_outcomes, is_chance, sample_outcome
 from riskmath.game.codec import to_engine
+from riskmath.game.context import GameContext
 from riskmath.game.legality import LegalActions, check_action, is_legal
 from riskmath.game.missions import CONTINENT_MISSIONS, completed, missions_for
 from riskmath.game.phase import CHANCE, TERMINAL, Phase
 from riskmath.game.position import PendingBattle, Position, income
 from riskmath.game.rules import Rules
 from riskmath.game.transitions import apply_action, apply_outcome, resolve_chance
-from riskmath.odds._sweeps import forward_float, kernel
 
 __all__ = ["NEUTRAL_NAMES", "WILD", "Game", "GameState"]
 
 
-class ChanceTable:
-    """Outcomes of a chance node with their probabilities, and the cumulative sums for sampling."""
-
-    __slots__ = ("_drawn", "cumulative", "outcomes")
-
-    def __init__(self, outcomes: tuple[tuple[Any, Fraction | float], ...]) -> None:
-        self.outcomes = outcomes
-        total = 0.0
-        cumulative = []
-        for _, p in outcomes:
-            total += float(p)
-            cumulative.append(total)
-        self.cumulative = cumulative
-        # The outcome for each place bisect may return; the last twice, for x at or above a total rounded below 1.
-        self._drawn = tuple(outcome for outcome, _ in outcomes) + outcomes[-1][:1]
-
-    def sample(self, x: float) -> Any:
-        """The outcome for a uniform draw ``x`` in [0, 1)."""
-        return self._drawn[bisect_right(self.cumulative, x)]
-
-
-class Game:
+class Game(GameContext):
     """The description of a game; states come from :meth:`new_initial_state`.
 
     Parameters
@@ -131,67 +108,8 @@ class Game:
         defender_decides: bool = False,
         max_turns: int | None = None,
     ) -> None:
-        self.players = check_int("players", players, minimum=2, maximum=6)
-        if rules is None:
-            rules = Rules()
-        if not isinstance(rules, Rules):
-            raise InvalidArgumentError(f"rules must be a Rules, got {rules!r}")
-        self.rules = rules
-        if board is None:
-            board = Board.load(rules.board)
-        if not isinstance(board, Board):
-            raise InvalidArgumentError(f"board must be a Board, got {board!r}")
-        self.board = board
-        if not isinstance(defender_decides, bool):
-            raise InvalidArgumentError(f"defender_decides must be True or False, got {defender_decides!r}")
-        self.defender_decides = defender_decides
-        cap = rules.turn_cap if max_turns is None else check_int("max_turns", max_turns, minimum=1)
-        self.max_turns: int | None = cap
-        self.two_player = rules.two_player if self.players == 2 else "none"
-        self.neutrals = {"neutral_1993": 1, "neutral_article": 1, "neutrals_2003": 4}.get(self.two_player, 0)
-        self.owners = self.players + self.neutrals
-        rules.starting_armies_for(self.players)
-        if rules.missions != "none" and self.players < 3:
-            raise RulesError(f"Secret Mission RISK is for 3 to 6 players, not {self.players}")
-        _check_board_fits(self, rules, board)
-        n = len(board)
-        mapping = CARD_SYMBOLS[rules.card_symbols]
-        if set(mapping) >= set(board.territories):
-            symbols = dict(mapping)
-        else:  # a custom board: symbols in turn, infantry, cavalry, artillery, in territory order
-            cycle = (Symbol.INFANTRY, Symbol.CAVALRY, Symbol.ARTILLERY)
-            symbols = {t: cycle[i % 3] for i, t in enumerate(board.territories)}
-        deck = full_deck(board.territories, symbols, rules.wild_cards)
-        #: The card of each name in hands and decks: a territory's name, or ``"wild"``.
-        self.cards: dict[str, Card] = {card.territory: card for card in deck if card.territory is not None}
-        self.cards[WILD] = Card(None, Symbol.WILD)
-        self.territory_cards: tuple[str, ...] = tuple(board.territories)
-        #: The whole deck by card name (the engine's decks and hands hold names).
-        self.full_deck: tuple[str, ...] = tuple(WILD if card.territory is None else card.territory for card in deck)
-        self.neighbors: tuple[tuple[int, ...], ...] = tuple(board.neighbor_ids(i) for i in range(n))
-        self.continents: tuple[tuple[int, frozenset[int]], ...] = board.continent_ids
-        self.index: dict[str, int] = {name: i for i, name in enumerate(board.territories)}
-        no_cap = 10**9
-        #: Most armies on a territory during play and during the set-up (a large number when uncapped).
-        self.cap = rules.max_armies_per_territory or no_cap
-        self.setup_cap = min(self.cap, rules.setup_cap_per_territory or no_cap)
-        #: Territory ids in the alphabetical order of their names (the built-in agents break ties in this order).
-        self.alphabetical: tuple[int, ...] = tuple(sorted(range(n), key=lambda t: board.territories[t]))
-        #: Most attacking dice (``rules.combat.attacker_max_dice``).
-        self.attacker_dice = rules.combat.attacker_max_dice
-        #: Whether a capture must move in at least the dice rolled (else 1).
-        self.occupy_dice_rolled = rules.occupy_min == "dice_rolled"
-        #: Whether a capture can decide the game at once (Capital RISK, or missions checked immediately).
-        self.decided_by_captures = rules.capital != "none" or (
-            rules.missions != "none" and rules.mission_check == "immediate"
-        )
-
-    def __repr__(self) -> str:
-        return f"Game(players={self.players}, rules={self.rules.edition!r}, board={self.board.name!r})"
-
-    def owner_name(self, owner: int) -> str:
-        """``"player 0"`` ... or the neutral's label."""
-        return f"player {owner}" if owner < self.players else NEUTRAL_NAMES[owner - self.players]
+        super().__init__(players, rules, board, defender_decides=defender_decides, max_turns=max_turns)
+        _check_missions_fit(self.players, self.rules, self.board)
 
     def new_initial_state(self, seed: int | None = None, *, auto_chance: bool = False) -> GameState:
         """The state before the set-up, with its own random generator.
@@ -345,61 +263,6 @@ class Game:
                 raise IllegalActionError(f"action {position} of the record: {error}") from None
         return state
 
-    # -- chance tables, shared by every state --------------------------------
-    @functools.cache  # noqa: B019 - a game lives as long as its states
-    def roll_table(self, attacker_dice: int, defender_dice: int) -> ChanceTable:
-        """The outcomes of one roll: ``(RollOutcome, Fraction)`` pairs and cumulative floats."""
-        odds = self.rules.combat.roll_odds(attacker_dice, defender_dice)
-        return ChanceTable(tuple((RollOutcome(a, d), p) for (a, d), p in odds.items()))
-
-    @functools.cache  # noqa: B019
-    def roll_tables(self) -> tuple[tuple[tuple[tuple[float, ...], tuple[tuple[int, int], ...]], ...], ...]:
-        """Every roll's table as plain numbers, for rolling battles out: ``[dice][defender dice]``.
-
-        Entry ``[c][e]`` (``1 <= c <= attacker_max_dice``, ``1 <= e <=
-        defender_max_dice``; row and column 0 are empty) holds the cumulative
-        probabilities of ``roll_table(c, e)`` and the ``(attacker, defender)``
-        losses of each outcome, in the same order.
-        """
-        combat = self.rules.combat
-        rows = []
-        for c in range(combat.attacker_max_dice + 1):
-            row: list[tuple[tuple[float, ...], tuple[tuple[int, int], ...]]] = []
-            for e in range(combat.defender_max_dice + 1):
-                if c == 0 or e == 0:
-                    row.append(((), ()))
-                    continue
-                table = self.roll_table(c, e)
-                losses = tuple((o.attacker_losses, o.defender_losses) for o, _ in table.outcomes)
-                row.append((tuple(table.cumulative), losses))
-            rows.append(tuple(row))
-        return tuple(rows)
-
-    @functools.lru_cache(maxsize=8192)  # noqa: B019
-    def blitz_table(self, attackers: int, defenders: int, stop_at: int) -> ChanceTable:
-        """The outcomes of a blitz: ``(BattleOutcome, float)`` pairs, the distribution of :func:`riskmath.battle`."""
-        win, stop, _ = forward_float(attackers, defenders, stop_at, kernel(self.rules.combat))
-        # The outcomes in order of (attackers left, defenders left); a stop before a win on the same pair.
-        rows, columns = np.nonzero(stop > 0)
-        (wins,) = np.nonzero(win > 0)
-        keyed = sorted(
-            [
-                *zip(rows.tolist(), columns.tolist(), [0] * len(rows), stop[rows, columns].tolist(), strict=True),
-                *zip(wins.tolist(), [0] * len(wins), [1] * len(wins), win[wins].tolist(), strict=True),
-            ]
-        )
-        return ChanceTable(tuple((BattleOutcome(a, d), p) for a, d, _, p in keyed))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The game's description, for :meth:`GameState.to_json`."""
-        return {
-            "players": self.players,
-            "rules": self.rules.to_dict(),
-            "board": self.board.to_dict(),
-            "defender_decides": self.defender_decides,
-            "max_turns": self.max_turns,
-        }
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Inverse of :meth:`to_dict`: every key present, no other, and the rules spelled out in full.
@@ -425,60 +288,10 @@ class Game:
         )
 
 
-def _territory_shares(game: Game, territories: int) -> list[int]:
-    """The most territories each owner (players, then neutrals) can receive in the set-up."""
-    n, players = territories, game.players
-    if game.two_player in ("neutral_1993", "neutral_article"):
-        if game.two_player == "neutral_article" and game.rules.setup == "claim":
-            share = n // 3  # each player claims a third, the rest is neutral
-            return [share, share, n - 2 * share]
-        share = n // 3 + (n % 3 > 0)
-        return [share] * 3
-    if game.two_player == "neutrals_2003":
-        neutral = (n - 18) // 4
-        return [9, 9, neutral, neutral, neutral, n - 18 - 3 * neutral]
-    return [-(-n // players)] * players
-
-
-def _check_board_fits(game: Game, rules: Rules, board: Board) -> None:
-    """Refuse a board on which these rules and players cannot set up or play (the set-up would stick or crash).
-
-    Every owner needs a territory (to place, to choose a headquarters, to be
-    alive); the four neutrals of 2003 need 9 + 9 + 4 territories; the
-    starting armies must cover the territories an owner receives (one army
-    each); Secret Mission RISK needs the continents its cards name.
-    """
-    n, owners = len(board), game.owners
-    if n < owners:
-        who = f"{game.players} players" + (f" and {game.neutrals} neutral(s)" if game.neutrals else "")
-        raise BoardError(
-            f"board {board.name!r} has {n} territories: {who} (Rules.two_player={rules.two_player!r}) "
-            f"need at least {owners}, one each"
-        )
-    if game.two_player == "neutrals_2003" and n < 22:
-        raise BoardError(
-            f"board {board.name!r} has {n} territories: Rules.two_player='neutrals_2003' deals 9 to each player "
-            "and at least 1 to each of four neutrals, so it needs at least 22"
-        )
-    if rules.starting_armies_rule == "table":
-        start = rules.starting_armies_for(game.players)
-        neutral_start = {"neutral_1993": 40, "neutral_article": 28, "neutrals_2003": 24}.get(game.two_player, 0)
-        shares = _territory_shares(game, n)
-        for owner, share in enumerate(shares):
-            armies, needed = (start, share) if owner < game.players else (neutral_start, share)
-            if owner >= game.players and game.two_player == "neutral_article":
-                if rules.setup == "claim":
-                    continue  # the unclaimed rest becomes neutral with 2 armies each, whatever the count
-                needed = 2 * share  # dealt neutral territories hold 2 armies each
-            if needed > armies:
-                label = game.owner_name(owner)
-                raise RulesError(
-                    f"Rules.starting_armies gives {label} {armies} armies with {game.players} players, fewer than "
-                    f"the {needed} its {share} territories need on board {board.name!r} ({n} territories, "
-                    f"Rules.two_player={rules.two_player!r})"
-                )
+def _check_missions_fit(players: int, rules: Rules, board: Board) -> None:
+    """Refuse Secret Mission RISK on a board that lacks the continents its cards name."""
     if rules.missions != "none":
-        cards = missions_for(rules.missions, game.players)
+        cards = missions_for(rules.missions, players)
         named = sorted({c for m in cards if m in CONTINENT_MISSIONS for c in CONTINENT_MISSIONS[m][0]})
         missing = [c for c in named if c not in board.continents]
         if missing:
@@ -539,13 +352,11 @@ class GameState:
     @classmethod
     def initial(cls, game: Game, *, seed: int | None = None, auto_chance: bool = False) -> GameState:
         """The state before the set-up (what :meth:`Game.new_initial_state` returns, without its checks)."""
-        start = game.rules.starting_armies_for(game.players)
-        neutral_start = {"neutral_1993": 40, "neutral_article": 28, "neutrals_2003": 24}.get(game.two_player, 0)
         pos = Position.initial(
             len(game.board),
             game.players,
             deck=list(game.territory_cards),  # wild cards join after the set-up
-            setup_left=[start] * game.players + [neutral_start] * game.neutrals,
+            setup_left=list(game.starting_armies),
             rng=(secrets.randbits(64) if seed is None else int(seed)) & MASK,
         )
         if auto_chance:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from riskmath.errors import IllegalActionError
 from riskmath.game.actions import (
@@ -27,14 +27,25 @@ from riskmath.game.actions import (
     PlaceArmies,
     TradeCards,
 )
-from riskmath.game.cards import WILD, has_set, is_set
+from riskmath.game.cards import WILD, is_set
 from riskmath.game.chance import is_chance
 from riskmath.game.codec import Checked, kind_of
-from riskmath.game.phase import Phase
-from riskmath.game.position import Position, most_to_move, room
-
-if TYPE_CHECKING:
-    from riskmath.game.game import Game
+from riskmath.game.context import GameContext
+from riskmath.game.phase import (
+    ATTACK,
+    DEFEND,
+    FORTIFY,
+    GAME_OVER,
+    OCCUPY,
+    REINFORCE,
+    SETUP_CAPITAL,
+    SETUP_CLAIM,
+    SETUP_PILE,
+    SETUP_PLACE,
+    TRADE_DOWN,
+    Phase,
+)
+from riskmath.game.position import Position, most_to_move, occupation_range, room, trade_forced
 
 
 class LegalActions(Sequence[Any]):
@@ -58,12 +69,12 @@ class LegalActions(Sequence[Any]):
 
     __slots__ = ("_ends", "_game", "_pos", "_runs")
 
-    _game: Game
+    _game: GameContext
     _pos: Position
     _runs: list[tuple[int, Callable[[int], Any]]] | None
     _ends: list[int]
 
-    def __init__(self, game: Game, pos: Position) -> None:
+    def __init__(self, game: GameContext, pos: Position) -> None:
         self._game = game
         self._pos = pos
         self._runs = None
@@ -110,47 +121,47 @@ class LegalActions(Sequence[Any]):
         return f"<LegalActions: {len(self)} in {self._pos.phase.name}>"
 
 
-_EXPECTED = {
-    "SETUP_CLAIM": "PlaceArmies on an unclaimed territory",
-    "SETUP_PLACE": "PlaceArmies",
-    "SETUP_CAPITAL": "ChooseCapital",
-    "SETUP_PILE": "ChoosePile",
-    "REINFORCE": "TradeCards or PlaceArmies (EndPhase only with nothing to place)",
-    "ATTACK": "Attack, Blitz or EndPhase",
-    "DEFEND": "Defend",
-    "OCCUPY": "Occupy",
-    "TRADE_DOWN": "TradeCards or PlaceArmies",
-    "FORTIFY": "Fortify or EndPhase",
+_EXPECTED: dict[Phase, str] = {
+    Phase.SETUP_CLAIM: "PlaceArmies on an unclaimed territory",
+    Phase.SETUP_PLACE: "PlaceArmies",
+    Phase.SETUP_CAPITAL: "ChooseCapital",
+    Phase.SETUP_PILE: "ChoosePile",
+    Phase.REINFORCE: "TradeCards or PlaceArmies (EndPhase only with nothing to place)",
+    Phase.ATTACK: "Attack, Blitz or EndPhase",
+    Phase.DEFEND: "Defend",
+    Phase.OCCUPY: "Occupy",
+    Phase.TRADE_DOWN: "TradeCards or PlaceArmies",
+    Phase.FORTIFY: "Fortify or EndPhase",
 }
 # The kinds of action (codec.KIND) each decision phase accepts.
-_ALLOWED: dict[str, tuple[str, ...]] = {
-    "SETUP_CLAIM": ("place",),
-    "SETUP_PLACE": ("place",),
-    "SETUP_CAPITAL": ("capital",),
-    "SETUP_PILE": ("pile",),
-    "REINFORCE": ("trade", "place", "end"),
-    "ATTACK": ("attack", "blitz", "end"),
-    "DEFEND": ("defend",),
-    "OCCUPY": ("occupy",),
-    "TRADE_DOWN": ("trade", "place"),
-    "FORTIFY": ("fortify", "end"),
+_ALLOWED: dict[Phase, tuple[str, ...]] = {
+    Phase.SETUP_CLAIM: ("place",),
+    Phase.SETUP_PLACE: ("place",),
+    Phase.SETUP_CAPITAL: ("capital",),
+    Phase.SETUP_PILE: ("pile",),
+    Phase.REINFORCE: ("trade", "place", "end"),
+    Phase.ATTACK: ("attack", "blitz", "end"),
+    Phase.DEFEND: ("defend",),
+    Phase.OCCUPY: ("occupy",),
+    Phase.TRADE_DOWN: ("trade", "place"),
+    Phase.FORTIFY: ("fortify", "end"),
 }
 
 
-def _illegal(game: Game, pos: Position, action: object, reason: str) -> IllegalActionError:
+def _illegal(game: GameContext, pos: Position, action: object, reason: str) -> IllegalActionError:
     """The error for an action refused in ``pos``, naming the action, phase, player and reason."""
     who = game.owner_name(pos.player) if pos.player >= 0 else "nobody"
     return IllegalActionError(f"{action!r} is illegal in {pos.phase.name} for {who}: {reason}")
 
 
-def _territory(game: Game, pos: Position, action: object, territory: object) -> int:
+def _territory(game: GameContext, pos: Position, action: object, territory: object) -> int:
     try:
         return game.board.index(territory)  # type: ignore[arg-type]
     except ValueError as error:
         raise _illegal(game, pos, action, str(error)) from None
 
 
-def _count(game: Game, pos: Position, action: object, name: str, value: object, low: int, high: int) -> int:
+def _count(game: GameContext, pos: Position, action: object, name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _illegal(game, pos, action, f"{name} must be an integer, got {value!r}")
     if not low <= value <= high:
@@ -158,9 +169,9 @@ def _count(game: Game, pos: Position, action: object, name: str, value: object, 
     return value
 
 
-def is_legal(game: Game, pos: Position, action: object) -> bool:
+def is_legal(game: GameContext, pos: Position, action: object) -> bool:
     """Whether ``action`` may be taken in ``pos`` (false at chance and terminal nodes)."""
-    if pos.phase is Phase.GAME_OVER or is_chance(game, pos):
+    if pos.phase is GAME_OVER or is_chance(game, pos):
         return False
     try:
         check_action(game, pos, action)
@@ -169,7 +180,7 @@ def is_legal(game: Game, pos: Position, action: object) -> bool:
     return True
 
 
-def check_action(game: Game, pos: Position, action: Any) -> Checked:
+def check_action(game: GameContext, pos: Position, action: Any) -> Checked:
     """Validate ``action`` in decision node ``pos``; return its checked form (:mod:`~riskmath.game.codec`).
 
     Raises
@@ -177,7 +188,7 @@ def check_action(game: Game, pos: Position, action: Any) -> Checked:
     IllegalActionError
         If ``action`` is not an action, not one this phase takes, or not allowed here; names the reason.
     """
-    phase = pos.phase.name
+    phase = pos.phase
     kind = kind_of(action)
     if kind is None or kind not in _ALLOWED.get(phase, ()):
         expected = _EXPECTED.get(phase, "no action (this is not a decision node)")
@@ -185,61 +196,51 @@ def check_action(game: Game, pos: Position, action: Any) -> Checked:
     return _CHECKS[kind](game, pos, action)
 
 
-def _check_defend(game: Game, pos: Position, action: Defend) -> Checked:
+def _check_defend(game: GameContext, pos: Position, action: Defend) -> Checked:
     assert pos.pending is not None
     most = min(game.rules.combat.defender_max_dice, pos.armies[pos.pending.target])
     return ("defend", _count(game, pos, action, "dice", action.dice, 1, most))
 
 
-def _check_occupy(game: Game, pos: Position, action: Occupy) -> Checked:
-    assert pos.occupy is not None
-    source, target, least = pos.occupy
-    most = most_to_move(game, pos, source, target)
-    return ("occupy", _count(game, pos, action, "armies", action.armies, min(least, most), most))
+def _check_occupy(game: GameContext, pos: Position, action: Occupy) -> Checked:
+    low, most = occupation_range(game, pos)
+    return ("occupy", _count(game, pos, action, "armies", action.armies, low, most))
 
 
-def _check_end(game: Game, pos: Position, action: EndPhase) -> Checked:
-    if pos.phase.name == "REINFORCE":  # only when a turn starts with nothing to place (no minimum, Risiko)
+def _check_end(game: GameContext, pos: Position, action: EndPhase) -> Checked:
+    if pos.phase is REINFORCE:  # only when a turn starts with nothing to place (no minimum, Risiko)
         if pos.pool > 0:
             raise _illegal(game, pos, action, f"{pos.pool} armies are still to be placed")
         hand = len(pos.hands[pos.player])
-        if _trade_forced(game, pos):
+        if trade_forced(game, pos):
             raise _illegal(game, pos, action, f"holding {hand} cards, a set must be traded first")
     return ("end",)
 
 
-def _trade_forced(game: Game, pos: Position) -> bool:
-    """Whether the player must trade before placing: ``forced_trade_at`` reached and a set in the hand."""
-    hand = pos.hands[pos.player]
-    if not game.rules.trade_forced(len(hand)):
-        return False
-    return has_set([game.cards[c] for c in hand])
-
-
-def _check_pile(game: Game, pos: Position, action: ChoosePile) -> Checked:
+def _check_pile(game: GameContext, pos: Position, action: ChoosePile) -> Checked:
     left = sorted(set(pos.piles) - {-1})
     if isinstance(action.pile, bool) or action.pile not in left:
         raise _illegal(game, pos, action, f"pile must be one of the piles left, {left}; got {action.pile!r}")
     return ("pile", action.pile)
 
 
-def _check_capital(game: Game, pos: Position, action: ChooseCapital) -> Checked:
+def _check_capital(game: GameContext, pos: Position, action: ChooseCapital) -> Checked:
     t = _territory(game, pos, action, action.territory)
     if pos.owner[t] != pos.player:
         raise _illegal(game, pos, action, f"{game.board.territories[t]} is not yours")
     return ("capital", t)
 
 
-def _check_place(game: Game, pos: Position, action: PlaceArmies) -> tuple[Any, ...]:
+def _check_place(game: GameContext, pos: Position, action: PlaceArmies) -> tuple[Any, ...]:
     t = _territory(game, pos, action, action.territory)
     name = game.board.territories[t]
-    phase = pos.phase.name
-    if phase == "SETUP_CLAIM":
+    phase = pos.phase
+    if phase is SETUP_CLAIM:
         if pos.owner[t] >= 0:
             raise _illegal(game, pos, action, f"{name} is already claimed")
         _count(game, pos, action, "armies", action.armies, 1, 1)
         return ("place", t, 1)
-    if phase == "SETUP_PLACE":
+    if phase is SETUP_PLACE:
         owner, due = pos.queue[0]
         if pos.owner[t] != owner:
             raise _illegal(game, pos, action, f"{name} is not held by {game.owner_name(owner)}, who places now")
@@ -247,7 +248,7 @@ def _check_place(game: Game, pos: Position, action: PlaceArmies) -> tuple[Any, .
         if k > room(game, pos, t, setup=True):
             raise _illegal(game, pos, action, f"{name} has room for only {room(game, pos, t, setup=True)} more armies")
         return ("place", t, k)
-    if phase == "REINFORCE" and _trade_forced(game, pos):
+    if phase is REINFORCE and trade_forced(game, pos):
         raise _illegal(game, pos, action, f"holding {len(pos.hands[pos.player])} cards, a set must be traded first")
     if pos.pool == 0:
         raise _illegal(game, pos, action, "no armies left to place")
@@ -259,7 +260,7 @@ def _check_place(game: Game, pos: Position, action: PlaceArmies) -> tuple[Any, .
     return ("place", t, k)
 
 
-def _check_trade(game: Game, pos: Position, action: TradeCards) -> Checked:
+def _check_trade(game: GameContext, pos: Position, action: TradeCards) -> Checked:
     cards = action.cards
     if not isinstance(cards, tuple) or len(cards) != 3 or not all(isinstance(c, str) for c in cards):
         raise _illegal(game, pos, action, "a trade names exactly three cards (territory names or 'wild')")
@@ -271,12 +272,12 @@ def _check_trade(game: Game, pos: Position, action: TradeCards) -> Checked:
         hand.remove(card)
     if not is_set([game.cards[c] for c in names]):
         raise _illegal(game, pos, action, "the cards do not form a set (three alike, one of each, or two and a wild)")
-    if pos.phase.name == "TRADE_DOWN" and len(pos.hands[pos.player]) <= game.rules.elimination_trade_to:
+    if pos.phase is TRADE_DOWN and len(pos.hands[pos.player]) <= game.rules.elimination_trade_to:
         raise _illegal(game, pos, action, f"the hand is down to {len(pos.hands[pos.player])} cards: trading must stop")
     return ("trade", names)
 
 
-def _check_attack(game: Game, pos: Position, action: Attack | Blitz) -> tuple[Any, ...]:
+def _check_attack(game: GameContext, pos: Position, action: Attack | Blitz) -> tuple[Any, ...]:
     source = _territory(game, pos, action, action.source)
     target = _territory(game, pos, action, action.target)
     names = game.board.territories
@@ -301,7 +302,7 @@ def _own(pos: Position) -> set[int]:
     return {t for t, o in enumerate(pos.owner) if o == player}
 
 
-def _check_fortify(game: Game, pos: Position, action: Fortify) -> tuple[Any, ...]:
+def _check_fortify(game: GameContext, pos: Position, action: Fortify) -> tuple[Any, ...]:
     source = _territory(game, pos, action, action.source)
     target = _territory(game, pos, action, action.target)
     names = game.board.territories
@@ -325,7 +326,7 @@ def _check_fortify(game: Game, pos: Position, action: Fortify) -> tuple[Any, ...
     return ("fortify", source, target, _count(game, pos, action, "armies", action.armies, 1, most))
 
 
-_CHECKS: dict[str, Callable[[Game, Position, Any], Checked]] = {
+_CHECKS: dict[str, Callable[[GameContext, Position, Any], Checked]] = {
     "place": _check_place,
     "trade": _check_trade,
     "attack": _check_attack,
@@ -342,7 +343,7 @@ _CHECKS: dict[str, Callable[[Game, Position, Any], Checked]] = {
 # -- enumeration ------------------------------------------------------------------------------
 
 
-def _trades(game: Game, pos: Position) -> list[TradeCards]:
+def _trades(game: GameContext, pos: Position) -> list[TradeCards]:
     hand = pos.hands[pos.player]
     cards = game.cards
     seen: set[tuple[str, ...]] = set()
@@ -360,7 +361,7 @@ Run = tuple[int, Callable[[int], Any]]
 Range = tuple[Any, ...]
 
 
-def legal_ranges(game: Game, pos: Position) -> list[tuple[Any, ...]]:
+def legal_ranges(game: GameContext, pos: Position) -> list[tuple[Any, ...]]:
     """The legal actions of decision node ``pos`` as ranges, without listing them (empty at chance nodes).
 
     The same actions as ``enumerate_actions``, territories as ids, counts as inclusive ranges:
@@ -393,7 +394,7 @@ def _listed(actions: list[Any]) -> Run:
     return (len(actions), actions.__getitem__)
 
 
-def enumerate_actions(game: Game, pos: Position, ranges: list[Range] | None = None) -> list[Run]:
+def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | None = None) -> list[Run]:
     """The legal actions of decision node ``pos``, as runs ``(count, i -> action)``; none at chance nodes.
 
     Runs keep :class:`LegalActions` lazy: "place 1..n armies on a territory"
@@ -404,18 +405,18 @@ def enumerate_actions(game: Game, pos: Position, ranges: list[Range] | None = No
     """
     if is_chance(game, pos):
         return []
-    phase = pos.phase.name
+    phase = pos.phase
     names = game.board.territories
     rules = game.rules
     p = pos.player
     owner, armies = pos.owner, pos.armies
     n = len(owner)
     runs: list[Run] = []
-    if phase == "SETUP_CLAIM":
+    if phase is SETUP_CLAIM:
         if ranges is not None:
             ranges.extend(("place", t, 1, 1) for t in range(n) if owner[t] < 0)
         return [_listed([PlaceArmies(names[t], 1) for t in range(n) if owner[t] < 0])]
-    if phase == "SETUP_PLACE":
+    if phase is SETUP_PLACE:
         who, due = pos.queue[0]
         for t in range(n):
             if owner[t] == who:
@@ -423,34 +424,34 @@ def enumerate_actions(game: Game, pos: Position, ranges: list[Range] | None = No
                 if ranges is not None and runs[-1][0]:
                     ranges.append(("place", t, 1, runs[-1][0]))
         return runs
-    if phase == "SETUP_CAPITAL":
+    if phase is SETUP_CAPITAL:
         if ranges is not None:
             ranges.extend(("capital", t) for t in range(n) if owner[t] == p)
         return [_listed([ChooseCapital(names[t]) for t in range(n) if owner[t] == p])]
-    if phase == "SETUP_PILE":
+    if phase is SETUP_PILE:
         if ranges is not None:
             ranges.extend(("pile", k) for k in sorted(set(pos.piles) - {-1}))
         return [_listed([ChoosePile(k) for k in sorted(set(pos.piles) - {-1})])]
-    if phase in ("REINFORCE", "TRADE_DOWN"):
+    if phase is REINFORCE or phase is TRADE_DOWN:
         hand = len(pos.hands[p])
-        if phase == "REINFORCE" or hand > rules.elimination_trade_to:
+        if phase is REINFORCE or hand > rules.elimination_trade_to:
             trades = _trades(game, pos)
             runs.append(_listed(trades))
             if ranges is not None:
                 ranges.append(("trade", trades))
-        forced = phase == "REINFORCE" and _trade_forced(game, pos)
+        forced = phase is REINFORCE and trade_forced(game, pos)
         if pos.pool > 0 and not forced:
             for t in range(n):
                 if owner[t] == p:
                     runs.append(_place_run(names[t], min(pos.pool, room(game, pos, t))))
                     if ranges is not None and runs[-1][0]:
                         ranges.append(("place", t, 1, runs[-1][0]))
-        elif phase == "REINFORCE" and not forced:
+        elif phase is REINFORCE and not forced:
             runs.append(_one(EndPhase()))  # a turn that starts with nothing to place (no minimum)
             if ranges is not None:
                 ranges.append(("end",))
         return runs
-    if phase == "ATTACK":  # one run per source: its targets in turn, each with 1..dice dice, then the blitz
+    if phase is ATTACK:  # one run per source: its targets in turn, each with 1..dice dice, then the blitz
         most = rules.combat.attacker_max_dice
         neighbors = game.neighbors
         for t, a in enumerate(armies):
@@ -466,21 +467,18 @@ def enumerate_actions(game: Game, pos: Position, ranges: list[Range] | None = No
         if ranges is not None:
             ranges.append(("end",))
         return runs
-    if phase == "DEFEND":
+    if phase is DEFEND:
         assert pos.pending is not None
         most = min(rules.combat.defender_max_dice, armies[pos.pending.target])
         if ranges is not None:
             ranges.append(("defend", 1, most))
         return [(most, lambda i: Defend(i + 1))]
-    if phase == "OCCUPY":
-        assert pos.occupy is not None
-        source, target, least = pos.occupy
-        most = most_to_move(game, pos, source, target)
-        low = min(least, most)
+    if phase is OCCUPY:
+        low, most = occupation_range(game, pos)
         if ranges is not None:
             ranges.append(("occupy", low, most))
         return [(most - low + 1, lambda i: Occupy(low + i))]
-    if phase == "FORTIFY":
+    if phase is FORTIFY:
         mine = _own(pos)
         for t in range(n):
             if owner[t] != p or armies[t] < 2 or t in pos.moved:

@@ -20,11 +20,17 @@ removed before the deal, so the game deals from ``missions_for(...)``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from riskmath.game.game import Game, GameState
-    from riskmath.game.position import Position
+from riskmath.game.context import GameContext
+from riskmath.game.position import Position
+
+
+class _HasMissions(Protocol):
+    """What :func:`mission_complete` asks of a state (a :class:`~riskmath.game.state.GameState`)."""
+
+    def mission_complete(self, player: int) -> bool: ...
+
 
 __all__ = ["CONTINENT_MISSIONS", "completed", "mission_complete", "mission_text", "missions_for"]
 
@@ -69,12 +75,12 @@ def mission_text(mission: str) -> str:
     return f"Destroy all armies of player {mission.removeprefix('destroy_')}."
 
 
-def _holds(game: Game, pos: Position, player: int, continent: str) -> bool:
+def _holds(game: GameContext, pos: Position, player: int, continent: str) -> bool:
     owner = pos.owner
     return all(owner[t] == player for t in game.board.continents[continent].ids)
 
 
-def mission_complete(state: GameState, player: int) -> bool:
+def mission_complete(state: _HasMissions, player: int) -> bool:
     """Whether ``player``'s mission is complete in ``state``.
 
     Always false in a game without missions.
@@ -95,7 +101,7 @@ def mission_complete(state: GameState, player: int) -> bool:
     return state.mission_complete(player)  # checks the player id
 
 
-def completed(game: Game, pos: Position, player: int) -> bool:
+def completed(game: GameContext, pos: Position, player: int) -> bool:
     """:func:`mission_complete` on the engine's terms: a game and a position."""
     if player >= len(pos.missions):
         return False

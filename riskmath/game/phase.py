@@ -52,3 +52,23 @@ class Phase(enum.Enum):
 
 # A tuple, not a set: ``in`` compares identities, whereas hashing an enum member runs Python code.
 CHANCE_PHASES = (Phase.BLITZ, Phase.DRAW, Phase.ROLL, Phase.SETUP_DEAL, Phase.SETUP_ORDER, Phase.SETUP_MISSION)
+
+# The members as module constants, for the engine's hot paths (``from riskmath.game.phase import ATTACK``): in
+# Python 3.11 looking a member up on the enum class runs Python code, a module global is one load.
+ATTACK = Phase.ATTACK
+BLITZ = Phase.BLITZ
+DEFEND = Phase.DEFEND
+DRAW = Phase.DRAW
+FORTIFY = Phase.FORTIFY
+GAME_OVER = Phase.GAME_OVER
+OCCUPY = Phase.OCCUPY
+REINFORCE = Phase.REINFORCE
+ROLL = Phase.ROLL
+SETUP_CAPITAL = Phase.SETUP_CAPITAL
+SETUP_CLAIM = Phase.SETUP_CLAIM
+SETUP_DEAL = Phase.SETUP_DEAL
+SETUP_MISSION = Phase.SETUP_MISSION
+SETUP_ORDER = Phase.SETUP_ORDER
+SETUP_PILE = Phase.SETUP_PILE
+SETUP_PLACE = Phase.SETUP_PLACE
+TRADE_DOWN = Phase.TRADE_DOWN

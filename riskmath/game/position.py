@@ -12,21 +12,35 @@ Territories, players and owners are integer ids throughout: territory ``t``
 is ``game.board.territories[t]``; owners ``0 .. players - 1`` are players,
 ``players ..`` neutrals, ``-1`` nobody.
 
-A few queries that every engine module needs (:func:`room`,
-:func:`income`, :func:`most_to_move`) live here too, next to the fields
-they read.
+The queries that the engine, the agents, the evaluation and the
+environments all need live here too, next to the fields they read, each the
+one definition of its rule: :func:`room` (the caps), :func:`most_to_move`,
+:func:`occupation_range` (an ``Occupy``'s bounds), :func:`income`,
+:func:`holds_set`, :func:`trade_forced` (a trade before placing) and
+:func:`trade_down_over`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+from riskmath.game.cards import has_set
+from riskmath.game.context import GameContext
 from riskmath.game.phase import Phase
 
-if TYPE_CHECKING:
-    from riskmath.game.game import Game
-
-__all__ = ["FIELDS", "Capture", "PendingBattle", "Position", "income", "most_to_move", "room"]
+__all__ = [
+    "FIELDS",
+    "Capture",
+    "PendingBattle",
+    "Position",
+    "holds_set",
+    "income",
+    "most_to_move",
+    "occupation_range",
+    "room",
+    "trade_down_over",
+    "trade_forced",
+]
 
 
 class PendingBattle(NamedTuple):
@@ -256,14 +270,14 @@ class Position:
         return f"<Position turn {self.turn}, {self.phase.name}, player {self.player}>"
 
 
-def room(game: Game, pos: Position, t: int, setup: bool = False) -> int:
+def room(game: GameContext, pos: Position, t: int, setup: bool = False) -> int:
     """Armies territory ``t`` can still take under the cap (the set-up cap with ``setup``)."""
     cap = game.setup_cap if setup else game.cap
     armies = pos.armies[t]
     return cap - armies if cap > armies else 0
 
 
-def most_to_move(game: Game, pos: Position, source: int, target: int) -> int:
+def most_to_move(game: GameContext, pos: Position, source: int, target: int) -> int:
     """The most armies that may move from ``source`` into ``target``: all but one, within the target's cap.
 
     The upper bound of an ``Occupy`` (and of a ``Fortify`` along one move).
@@ -274,7 +288,46 @@ def most_to_move(game: Game, pos: Position, source: int, target: int) -> int:
     return movable if movable < spare else spare if spare > 0 else 0
 
 
-def income(game: Game, pos: Position, player: int) -> int:
+def occupation_range(game: GameContext, pos: Position) -> tuple[int, int]:
+    """The fewest and the most armies the ``Occupy`` of the capture in progress may move (phase ``OCCUPY``).
+
+    At least the capture's ``least`` (``Rules.occupy_min``), at most
+    :func:`most_to_move`; when the target's cap leaves less room than
+    ``least``, exactly what fits.
+    """
+    assert pos.occupy is not None
+    source, target, least = pos.occupy
+    most = most_to_move(game, pos, source, target)
+    return (least if least < most else most), most
+
+
+def holds_set(game: GameContext, hand: list[str]) -> bool:
+    """Whether a hand of card names (territories or ``"wild"``) holds a set to trade."""
+    cards = game.cards
+    return len(hand) >= 3 and has_set([cards[c] for c in hand])
+
+
+def trade_forced(game: GameContext, pos: Position) -> bool:
+    """Whether the player to move must trade a set before placing: ``Rules.forced_trade_at`` reached and a set held.
+
+    A hand that holds no set (possible below 5 cards) cannot be forced.
+    """
+    hand = pos.hands[pos.player]
+    return game.rules.trade_forced(len(hand)) and holds_set(game, hand)
+
+
+def trade_down_over(game: GameContext, pos: Position) -> bool:
+    """Whether the trade-down after an elimination stops (``TRADE_DOWN``).
+
+    It stops at ``Rules.elimination_trade_to`` cards, or earlier when the
+    hand holds no set (the rulebooks are silent: with
+    ``elimination_trade_to`` below 4 a hand of 3 or 4 cards may hold none).
+    """
+    hand = pos.hands[pos.player]
+    return len(hand) <= game.rules.elimination_trade_to or not holds_set(game, hand)
+
+
+def income(game: GameContext, pos: Position, player: int) -> int:
     """Armies ``player`` receives for its territories and whole continents (before cards)."""
     owner = pos.owner
     bonus = 0

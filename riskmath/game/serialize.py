@@ -109,17 +109,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from riskmath.errors import StateError
 from riskmath.game.chance import chance_outcomes, is_chance
+from riskmath.game.context import GameContext
 from riskmath.game.legality import enumerate_actions
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
 from riskmath.game.position import FIELDS, Capture, PendingBattle, Position
-
-if TYPE_CHECKING:
-    from riskmath.game.game import Game
 
 FORMAT = "riskmath-state/1"
 #: Most characters in a state's JSON text (``GameState.from_json(text, max_chars=...)`` overrides it).
@@ -130,7 +128,7 @@ BIG = 2**63 - 1
 KEYS = ("format", "game", *FIELDS, "auto_chance")
 
 
-def to_json(game: Game, pos: Position, auto_chance: bool) -> str:
+def to_json(game: GameContext, pos: Position, auto_chance: bool) -> str:
     """The JSON text of a state: its game, its position and the auto-chance flag."""
     data: dict[str, Any] = {"format": FORMAT, "game": game.to_dict()}
     data.update(_data_of(pos))
@@ -191,7 +189,7 @@ def parse(text: str, max_chars: int = MAX_TEXT) -> dict[str, Any]:
     return data
 
 
-def position_from_data(game: Game, data: dict[str, Any]) -> Position:
+def position_from_data(game: GameContext, data: dict[str, Any]) -> Position:
     """The position described by ``data`` (from :func:`parse`), checked against ``game``.
 
     Raises
@@ -241,7 +239,7 @@ def _strings(value: object) -> bool:
 _PHASES = frozenset(phase.value for phase in Phase)
 
 
-def _shape_problems(data: dict[str, Any], game: Game, auto: bool = True) -> list[str]:
+def _shape_problems(data: dict[str, Any], game: GameContext, auto: bool = True) -> list[str]:
     """The fields whose JSON type, length or range is wrong (checked before the position is rebuilt).
 
     A corrupt file must raise StateError, not escape as a TypeError from the
@@ -309,7 +307,7 @@ def _short(value: object) -> str:
     return text if len(text) <= 120 else text[:100] + f"... ({len(text)} characters)"
 
 
-def problems(game: Game, pos: Position) -> list[str]:
+def problems(game: GameContext, pos: Position) -> list[str]:
     """What is wrong with a position of ``game`` (empty when it is consistent); see ``GameState.problems``.
 
     The same checks as loading a state: the shape of every field, then the
@@ -336,13 +334,13 @@ _SETUP = frozenset(phase for phase in Phase if phase.name.startswith("SETUP"))
 _BATTLE = {Phase.DEFEND: "attack", Phase.ROLL: "attack", Phase.BLITZ: "blitz"}
 
 
-def _phase_allowed(game: Game, phase: Phase) -> str | None:
+def _phase_allowed(game: GameContext, phase: Phase) -> str | None:
     """Why the rules of ``game`` never reach ``phase`` (None if they may)."""
     rules = game.rules
-    claiming = rules.setup == "claim" and game.two_player not in ("neutral_1993", "neutrals_2003")
+    claiming = game.claiming
     reasons = {
         Phase.SETUP_PILE: (
-            game.two_player == "neutral_1993" and rules.setup != "random",
+            game.deals_piles and rules.setup != "random",
             "piles are chosen only in the 1993 two-player game with a chosen set-up",
         ),
         Phase.SETUP_CLAIM: (claiming, "these rules deal the territories, nobody claims them"),
@@ -357,7 +355,7 @@ def _phase_allowed(game: Game, phase: Phase) -> str | None:
     return None if allowed else reason
 
 
-def _consistency(game: Game, pos: Position) -> list[str]:
+def _consistency(game: GameContext, pos: Position) -> list[str]:
     """The invariants of the module docstring, for a position whose fields have the right shape."""
     found: list[str] = []
     names, n, players = game.board.territories, len(game.board), game.players
@@ -438,7 +436,7 @@ def _consistency(game: Game, pos: Position) -> list[str]:
     return found
 
 
-def _card_problems(game: Game, pos: Position, setup: bool) -> list[str]:
+def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
     found: list[str] = []
     rules, names = game.rules, game.board.territories
     cards = Counter(pos.deck) + Counter(pos.discard)
@@ -480,15 +478,13 @@ def _card_problems(game: Game, pos: Position, setup: bool) -> list[str]:
     return found
 
 
-def _setup_problems(game: Game, pos: Position, setup: bool) -> list[str]:
+def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
     found: list[str] = []
     rules, names, n, players = game.rules, game.board.territories, len(game.board), game.players
     phase = pos.phase
-    claiming = rules.setup == "claim" and game.two_player not in ("neutral_1993", "neutrals_2003")
-    start = rules.starting_armies_for(players)
-    neutral_start = {"neutral_1993": 40, "neutral_article": 28, "neutrals_2003": 24}.get(game.two_player, 0)
+    claiming = game.claiming
     for o, left in enumerate(pos.setup_left):
-        most = start if o < players else neutral_start
+        most = game.starting_armies[o]
         if left > most:
             found.append(f"{game.owner_name(o)} has {left} set-up armies left, more than the {most} it starts with")
         elif left != most and phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION):
@@ -505,7 +501,7 @@ def _setup_problems(game: Game, pos: Position, setup: bool) -> list[str]:
     if phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION, Phase.SETUP_CLAIM) and len(pos.deck) != n:
         found.append(f"the deck must hold every territory card in {phase.name}")
     if phase is Phase.SETUP_DEAL:
-        if game.two_player == "neutral_1993":
+        if game.deals_piles:
             in_piles = {names[t] for t, k in enumerate(pos.piles) if k >= 0}
             if set(pos.deck) != set(names) - in_piles or pos.dealt != len(in_piles) or len(unowned) < n:
                 found.append("the deck, dealt and piles disagree during the 1993 two-player deal")
@@ -578,7 +574,7 @@ def _setup_problems(game: Game, pos: Position, setup: bool) -> list[str]:
     return found
 
 
-def _battle_problems(game: Game, pos: Position) -> list[str]:
+def _battle_problems(game: GameContext, pos: Position) -> list[str]:
     found: list[str] = []
     rules, names, players = game.rules, game.board.territories, game.players
     phase, pending, occupy = pos.phase, pos.pending, pos.occupy
@@ -645,7 +641,7 @@ def _battle_problems(game: Game, pos: Position) -> list[str]:
     return found
 
 
-def _turn_problems(game: Game, pos: Position, setup: bool) -> list[str]:
+def _turn_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
     found: list[str] = []
     moved = pos.moved
     if moved:

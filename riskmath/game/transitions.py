@@ -13,85 +13,52 @@ each step implements (1993 US rules unless an option says otherwise).
 
 from __future__ import annotations
 
-import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from riskmath.game.actions import DrawCard, FirstPlayer, PlaceArmies, RollOutcome
-from riskmath.game.cards import has_set, territory_bonus, trade_down_needed
+from riskmath.game.cards import territory_bonus, trade_down_needed
 from riskmath.game.chance import advance, is_chance, sample_outcome
+from riskmath.game.context import GameContext
 from riskmath.game.missions import completed
-from riskmath.game.phase import Phase
-from riskmath.game.position import Capture, PendingBattle, Position, income, room
-
-if TYPE_CHECKING:
-    from riskmath.game.game import Game
+from riskmath.game.phase import (
+    ATTACK,
+    BLITZ,
+    DEFEND,
+    DRAW,
+    FORTIFY,
+    GAME_OVER,
+    OCCUPY,
+    REINFORCE,
+    ROLL,
+    SETUP_CAPITAL,
+    SETUP_CLAIM,
+    SETUP_DEAL,
+    SETUP_MISSION,
+    SETUP_ORDER,
+    SETUP_PILE,
+    SETUP_PLACE,
+    TRADE_DOWN,
+)
+from riskmath.game.position import (
+    Capture,
+    PendingBattle,
+    Position,
+    holds_set,
+    income,
+    room,
+    trade_down_over,
+    trade_forced,
+)
 
 _new_tuple = tuple.__new__
-
-
-# The phases as module constants: looking a member up on the enum class runs Python code, a module constant is
-# one load, and the play loop goes through these functions many times a turn.
-_ATTACK = Phase.ATTACK
-_BLITZ = Phase.BLITZ
-_DEFEND = Phase.DEFEND
-_DRAW = Phase.DRAW
-_FORTIFY = Phase.FORTIFY
-_GAME_OVER = Phase.GAME_OVER
-_OCCUPY = Phase.OCCUPY
-_REINFORCE = Phase.REINFORCE
-_ROLL = Phase.ROLL
-_SETUP_CAPITAL = Phase.SETUP_CAPITAL
-_SETUP_CLAIM = Phase.SETUP_CLAIM
-_SETUP_DEAL = Phase.SETUP_DEAL
-_SETUP_MISSION = Phase.SETUP_MISSION
-_SETUP_ORDER = Phase.SETUP_ORDER
-_SETUP_PILE = Phase.SETUP_PILE
-_SETUP_PLACE = Phase.SETUP_PLACE
-_TRADE_DOWN = Phase.TRADE_DOWN
-
-
-@functools.lru_cache(maxsize=256)
-def deal_schedule(game: Game, first: int) -> tuple[int, ...]:
-    """Owner of each dealt territory card, in dealing order.
-
-    Cards go round the table starting with the first player, skipping owners
-    whose share is full: an even deal among the players (4 or 5 players: the
-    first two get one more), three piles of 14 with a neutral (1993 two-player
-    game), or 9 + 9 + 4 x 6 with four neutrals (2003).
-    """
-    n = len(game.board)
-    # The article's neutral (claimed set-up) is dealt like the 1993 one when the territories are dealt or
-    # assigned at random: three piles of 14 (an even deal to the two players would leave the neutral nothing).
-    if game.two_player in ("neutral_1993", "neutral_article"):
-        owners = [first, 1 - first, game.players]
-        quotas = [n // 3 + (i < n % 3) for i in range(3)]
-    elif game.two_player == "neutrals_2003":
-        owners = [first, 1 - first, *range(game.players, game.owners)]
-        neutral_share = (n - 18) // 4
-        quotas = [9, 9] + [neutral_share] * 3 + [n - 18 - 3 * neutral_share]
-    else:
-        owners = [(first + k) % game.players for k in range(game.players)]
-        quotas = [n // game.players + (k < n % game.players) for k in range(game.players)]
-    schedule: list[int] = []
-    left = quotas[:]
-    while len(schedule) < n:
-        for i, owner in enumerate(owners):
-            if left[i] > 0:
-                schedule.append(owner)
-                left[i] -= 1
-    return tuple(schedule)
-
-
-def _claiming(game: Game) -> bool:
-    return game.rules.setup == "claim" and game.two_player not in ("neutral_1993", "neutrals_2003")
 
 
 # -- set-up -----------------------------------------------------------------------------
 
 
-def _begin_placement(game: Game, pos: Position, player: int) -> None:
+def _begin_placement(game: GameContext, pos: Position, player: int) -> None:
     """Start placing the remaining starting armies, from ``player`` round the table."""
-    pos.phase = _SETUP_PLACE
+    pos.phase = SETUP_PLACE
     pos.player = player
     if game.rules.starting_armies_rule == "territories_dealt":  # 1959: one army per territory, no more
         for p in range(game.players):
@@ -99,11 +66,7 @@ def _begin_placement(game: Game, pos: Position, player: int) -> None:
     _queue_placements(game, pos)
 
 
-# Set-up armies a player places a turn (with the neutrals' after them), by two-player variant; else 1.
-_PER_TURN = {"neutral_1993": 2, "neutrals_2003": 3}
-
-
-def _queue_placements(game: Game, pos: Position) -> None:
+def _queue_placements(game: GameContext, pos: Position) -> None:
     """Fill the queue of placements for the current player's set-up turn, moving on when empty."""
     for _ in range(game.players + 1):
         if sum(pos.setup_left) == 0:
@@ -111,10 +74,9 @@ def _queue_placements(game: Game, pos: Position) -> None:
             return
         p = pos.player
         queue: list[tuple[int, int]] = []
-        per_turn = _PER_TURN.get(game.two_player, 1)
         if pos.setup_left[p] > 0:
-            queue.append((p, min(per_turn, pos.setup_left[p])))
-        if game.two_player in ("neutral_1993", "neutrals_2003"):
+            queue.append((p, min(game.setup_per_turn, pos.setup_left[p])))
+        if game.neutrals_place:
             queue += [(o, 1) for o in range(game.players, game.owners) if pos.setup_left[o] > 0]
         queue = [(o, k) for o, k in queue if _has_room(game, pos, o)]
         if queue:
@@ -127,12 +89,12 @@ def _queue_placements(game: Game, pos: Position) -> None:
     _finish_setup(game, pos)
 
 
-def _has_room(game: Game, pos: Position, owner: int) -> bool:
+def _has_room(game: GameContext, pos: Position, owner: int) -> bool:
     cap, armies = game.setup_cap, pos.armies
     return any(o == owner and armies[t] < cap for t, o in enumerate(pos.owner))
 
 
-def _place_setup(game: Game, pos: Position, t: int, k: int) -> None:
+def _place_setup(game: GameContext, pos: Position, t: int, k: int) -> None:
     owner, due = pos.queue[0]
     pos.armies[t] += k
     pos.setup_left[owner] -= k
@@ -147,10 +109,10 @@ def _place_setup(game: Game, pos: Position, t: int, k: int) -> None:
         _queue_placements(game, pos)
 
 
-def _finish_setup(game: Game, pos: Position) -> None:
+def _finish_setup(game: GameContext, pos: Position) -> None:
     pos.queue = []
     if game.rules.capital != "none" and len(pos.capitals) < game.players:
-        pos.phase = _SETUP_CAPITAL
+        pos.phase = SETUP_CAPITAL
         pos.player = (pos.first + len(pos.capitals)) % game.players
         return
     # The wild cards go back in and the deck is shuffled; headquarters cards stay out (Capital RISK, 1993).
@@ -158,7 +120,7 @@ def _finish_setup(game: Game, pos: Position) -> None:
     _start_turn(game, pos, pos.first)
 
 
-def _hq_cards(game: Game, pos: Position) -> set[str]:
+def _hq_cards(game: GameContext, pos: Position) -> set[str]:
     names = game.board.territories
     return {names[t] for t in pos.capitals}
 
@@ -166,13 +128,13 @@ def _hq_cards(game: Game, pos: Position) -> set[str]:
 # -- turns ----------------------------------------------------------------------------------
 
 
-def _start_turn(game: Game, pos: Position, player: int) -> None:
+def _start_turn(game: GameContext, pos: Position, player: int) -> None:
     if game.max_turns is not None and pos.turn >= game.max_turns:
-        pos.phase, pos.player = _GAME_OVER, -1  # a draw
+        pos.phase, pos.player = GAME_OVER, -1  # a draw
         return
     pos.turn += 1
     pos.player = player
-    pos.phase = _REINFORCE
+    pos.phase = REINFORCE
     pos.pool = income(game, pos, player)
     pos.bonus_taken = 0
     pos.captured = False
@@ -180,14 +142,14 @@ def _start_turn(game: Game, pos: Position, player: int) -> None:
     pos.moved = []
     if game.rules.mission_check == "own_turn" and _check_missions(game, pos, only=player):
         return
-    if pos.pool == 0 and _holds_set(game, pos):
+    if pos.pool == 0 and holds_set(game, pos.hands[player]):
         # Without a minimum (Risiko) a turn can start with nothing to place: the player may still trade a
         # set, or end the reinforcement with EndPhase.  (With a minimum of 3 this never happens.)
         return
     _after_placement(game, pos)
 
 
-def start_turn_at(game: Game, pos: Position, player: int, turn: int) -> None:
+def start_turn_at(game: GameContext, pos: Position, player: int, turn: int) -> None:
     """Begin player-turn ``turn`` of ``player`` on a position set up by hand (``Game.position``).
 
     What the engine does when the previous turn ends (income, a forced
@@ -202,44 +164,34 @@ def start_turn_at(game: Game, pos: Position, player: int, turn: int) -> None:
     _start_turn(game, pos, player)
 
 
-def _holds_set(game: Game, pos: Position) -> bool:
-    hand = [game.cards[c] for c in pos.hands[pos.player]]
-    return len(hand) >= 3 and has_set(hand)
-
-
-def _after_placement(game: Game, pos: Position) -> None:
+def _after_placement(game: GameContext, pos: Position) -> None:
     """Leave REINFORCE / TRADE_DOWN once nothing is left to place or trade."""
-    rules = game.rules
     if pos.pool > 0:
         player, armies, cap = pos.player, pos.armies, game.cap
         for t, owner in enumerate(pos.owner):
             if owner == player and armies[t] < cap:
                 return
         pos.pool = 0  # the caps leave nowhere to put them: they are lost (1993 experts rule)
-    hand = len(pos.hands[pos.player])
-    if pos.phase is _REINFORCE:
-        # A forced trade needs a set to trade: a hand holding none (possible below 5 cards only) cannot be forced.
-        if not (rules.trade_forced(hand) and _holds_set(game, pos)):
-            pos.phase = _ATTACK
-    elif pos.phase is _TRADE_DOWN and (hand <= rules.elimination_trade_to or not _holds_set(game, pos)):
-        # The trade-down stops at elimination_trade_to cards, or earlier when the hand holds no set (the rulebooks
-        # are silent: with elimination_trade_to below 4 a hand of 3 or 4 cards may hold none).
+    if pos.phase is REINFORCE:
+        if not trade_forced(game, pos):
+            pos.phase = ATTACK
+    elif pos.phase is TRADE_DOWN and trade_down_over(game, pos):
         pos.trade_down = False
-        pos.phase = _ATTACK
+        pos.phase = ATTACK
 
 
-def _end_turn(game: Game, pos: Position) -> None:
+def _end_turn(game: GameContext, pos: Position) -> None:
     rules = game.rules
     if pos.captured:
         if not pos.deck and rules.deck_recycle:
             pos.deck, pos.discard = pos.discard, []  # the traded cards are shuffled into a new deck
         if pos.deck:
-            pos.phase = _DRAW
+            pos.phase = DRAW
             return
     _next_turn(game, pos)
 
 
-def _next_turn(game: Game, pos: Position) -> None:
+def _next_turn(game: GameContext, pos: Position) -> None:
     players = game.players
     p = pos.player
     for step in range(1, players + 1):
@@ -249,7 +201,7 @@ def _next_turn(game: Game, pos: Position) -> None:
             return
 
 
-def _trade(game: Game, pos: Position, cards: tuple[str, ...]) -> None:
+def _trade(game: GameContext, pos: Position, cards: tuple[str, ...]) -> None:
     rules, player = game.rules, pos.player
     hand = pos.hands[player]
     for card in cards:
@@ -271,13 +223,13 @@ def _trade(game: Game, pos: Position, cards: tuple[str, ...]) -> None:
         pos.bonus_taken += extra
 
 
-def _capture(game: Game, pos: Position, source: int, target: int, least: int) -> None:
+def _capture(game: GameContext, pos: Position, source: int, target: int, least: int) -> None:
     attacker = pos.player
     victim = pos.owner[target]
     pos.owner[target] = attacker
     pos.captured = True
     pos.occupy = _new_tuple(Capture, (source, target, least))  # Capture(...) without its Python-level __new__
-    pos.phase = _OCCUPY
+    pos.phase = OCCUPY
     if victim < game.players and victim not in pos.owner:
         rules = game.rules
         pos.alive[victim] = False
@@ -291,7 +243,7 @@ def _capture(game: Game, pos: Position, source: int, target: int, least: int) ->
             _win(game, pos, attacker)
 
 
-def _win(game: Game, pos: Position, player: int) -> None:
+def _win(game: GameContext, pos: Position, player: int) -> None:
     if pos.occupy is not None:  # the last capture still moves in its minimum
         source, target, least = pos.occupy
         pos.armies[source] -= least
@@ -299,11 +251,11 @@ def _win(game: Game, pos: Position, player: int) -> None:
         pos.occupy = None
     pos.pending = None
     pos.winner = player
-    pos.phase = _GAME_OVER
+    pos.phase = GAME_OVER
     pos.player = -1
 
 
-def _missions_now(game: Game, pos: Position) -> bool:
+def _missions_now(game: GameContext, pos: Position) -> bool:
     """Whether missions win the moment they are complete (``mission_check="immediate"``).
 
     Placing armies (reinforcements, the territory-card bonus) and fortifying
@@ -314,7 +266,7 @@ def _missions_now(game: Game, pos: Position) -> bool:
     return rules.missions != "none" and rules.mission_check == "immediate"
 
 
-def _check_missions(game: Game, pos: Position, only: int | None = None) -> bool:
+def _check_missions(game: GameContext, pos: Position, only: int | None = None) -> bool:
     """Declare a winner if a mission or the capitals decide the game."""
     if pos.phase.value == "game_over":
         return True
@@ -341,7 +293,7 @@ def _check_missions(game: Game, pos: Position, only: int | None = None) -> bool:
 # -- decisions --------------------------------------------------------------------------------
 
 
-def apply_action(game: Game, pos: Position, checked: tuple[Any, ...]) -> None:
+def apply_action(game: GameContext, pos: Position, checked: tuple[Any, ...]) -> None:
     """Apply a checked action (:mod:`~riskmath.game.codec` form) to ``pos`` in place."""
     rules = game.rules
     kind = checked[0]
@@ -350,21 +302,21 @@ def apply_action(game: Game, pos: Position, checked: tuple[Any, ...]) -> None:
     if kind == "blitz":
         _, source, target, stop_at = checked
         pos.pending = PendingBattle("blitz", source, target, stop_at, pos.player, None)
-        pos.phase = _BLITZ
+        pos.phase = BLITZ
     elif kind == "occupy":
         occupy(game, pos, checked[1])
     elif kind == "end":
-        if phase is _REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
-            pos.phase = _ATTACK
-        elif phase is _ATTACK and rules.fortify != "none":
-            pos.phase = _FORTIFY
+        if phase is REINFORCE:  # nothing to place and no wish to trade (see _start_turn)
+            pos.phase = ATTACK
+        elif phase is ATTACK and rules.fortify != "none":
+            pos.phase = FORTIFY
         else:
             _end_turn(game, pos)
     elif kind == "place":
         _, t, k = checked
-        if phase is _SETUP_CLAIM:
+        if phase is SETUP_CLAIM:
             _claim(game, pos, t)
-        elif phase is _SETUP_PLACE:
+        elif phase is SETUP_PLACE:
             _place_setup(game, pos, t, k)
         else:  # REINFORCE or TRADE_DOWN
             pos.armies[t] += k
@@ -384,16 +336,16 @@ def apply_action(game: Game, pos: Position, checked: tuple[Any, ...]) -> None:
             chooser = defender if defender < game.players else 1 - pos.player if game.players == 2 else -1
             if chooser >= 0:
                 pos.pending = PendingBattle("attack", source, target, dice, pos.player, None)
-                pos.phase, pos.player = _DEFEND, chooser
+                pos.phase, pos.player = DEFEND, chooser
                 return
         defense = min(rules.combat.defender_max_dice, pos.armies[target])
         pos.pending = PendingBattle("attack", source, target, dice, pos.player, defense)
-        pos.phase = _ROLL
+        pos.phase = ROLL
     elif kind == "defend":
         assert pos.pending is not None
         pos.pending = pos.pending._replace(defense=checked[1])
         pos.player = pos.pending.attacker
-        pos.phase = _ROLL
+        pos.phase = ROLL
     elif kind == "fortify":
         _, source, target, k = checked
         pos.armies[source] -= k
@@ -426,7 +378,7 @@ def apply_action(game: Game, pos: Position, checked: tuple[Any, ...]) -> None:
 
 
 def end_blitz(
-    game: Game, pos: Position, source: int, target: int, attacker: int, left: int, defenders_left: int
+    game: GameContext, pos: Position, source: int, target: int, attacker: int, left: int, defenders_left: int
 ) -> None:
     """A blitz from ``source`` ends with ``left`` armies able to attack and ``defenders_left`` in ``target``."""
     pos.armies[source] = left + 1
@@ -439,10 +391,10 @@ def end_blitz(
         if game.decided_by_captures:
             _check_missions(game, pos)
     else:
-        pos.phase = _ATTACK
+        pos.phase = ATTACK
 
 
-def occupy(game: Game, pos: Position, armies: int) -> None:
+def occupy(game: GameContext, pos: Position, armies: int) -> None:
     """Move ``armies`` into the territory just captured (the ``Occupy`` decision)."""
     assert pos.occupy is not None
     source, target, _ = pos.occupy
@@ -450,15 +402,15 @@ def occupy(game: Game, pos: Position, armies: int) -> None:
     pos.armies[target] += armies
     pos.occupy = None
     if pos.trade_down:
-        pos.phase = _TRADE_DOWN
+        pos.phase = TRADE_DOWN
         _after_placement(game, pos)  # nothing to trade (no set in the hand): the trade-down is over at once
     else:
-        pos.phase = _ATTACK
+        pos.phase = ATTACK
     if game.decided_by_captures:
         _check_missions(game, pos)
 
 
-def _take_pile(game: Game, pos: Position, pile: int, owner: int) -> None:
+def _take_pile(game: GameContext, pos: Position, pile: int, owner: int) -> None:
     for t, k in enumerate(pos.piles):
         if k == pile:
             pos.owner[t] = owner
@@ -467,17 +419,17 @@ def _take_pile(game: Game, pos: Position, pile: int, owner: int) -> None:
             pos.piles[t] = -1
 
 
-def _claim(game: Game, pos: Position, t: int) -> None:
+def _claim(game: GameContext, pos: Position, t: int) -> None:
     p = pos.player
     pos.owner[t] = p
     pos.armies[t] = 1
     pos.setup_left[p] -= 1
     claimed = len(pos.owner) - pos.owner.count(-1)
-    if game.two_player == "neutral_article" and claimed == 2 * (len(pos.owner) // 3):
+    if game.neutral_takes_unclaimed and claimed == game.claimed_by_players:
         for u in range(len(pos.owner)):  # the article's 1975 rule: the rest is neutral, 2 armies each
             if pos.owner[u] < 0:
                 pos.owner[u] = game.players
-                pos.armies[u] = 2
+                pos.armies[u] = game.neutral_armies_each
         pos.setup_left[game.players] = 0
         _begin_placement(game, pos, pos.first)
     elif claimed == len(pos.owner):
@@ -489,15 +441,15 @@ def _claim(game: Game, pos: Position, t: int) -> None:
 # -- chance ---------------------------------------------------------------------------------
 
 
-def apply_outcome(game: Game, pos: Position, outcome: Any) -> None:
+def apply_outcome(game: GameContext, pos: Position, outcome: Any) -> None:
     """Apply the outcome of chance node ``pos`` in place, and advance its generator one step."""
     pos.rng = advance(pos.rng)
     phase = pos.phase
-    if phase is _BLITZ:  # a BattleOutcome (checked by apply, or drawn)
+    if phase is BLITZ:  # a BattleOutcome (checked by apply, or drawn)
         assert pos.pending is not None
         _, source, target, _, attacker, _ = pos.pending
         end_blitz(game, pos, source, target, attacker, outcome.attackers_left, outcome.defenders_left)
-    elif phase is _ROLL:
+    elif phase is ROLL:
         assert isinstance(outcome, RollOutcome)
         assert pos.pending is not None
         _, source, target, dice, attacker, _ = pos.pending
@@ -510,22 +462,22 @@ def apply_outcome(game: Game, pos: Position, outcome: Any) -> None:
             if game.decided_by_captures:
                 _check_missions(game, pos)
         else:
-            pos.phase = _ATTACK
-    elif phase is _DRAW:
+            pos.phase = ATTACK
+    elif phase is DRAW:
         assert isinstance(outcome, DrawCard)
         pos.deck.remove(outcome.card)
         pos.hands[pos.player].append(outcome.card)
         _next_turn(game, pos)
-    elif phase is _SETUP_ORDER:
+    elif phase is SETUP_ORDER:
         rules = game.rules
         assert isinstance(outcome, FirstPlayer)
         pos.first = outcome.player
         pos.player = outcome.player
         if rules.missions != "none":  # 1993 Secret Mission: missions are dealt before the territories
-            pos.phase, pos.player = _SETUP_MISSION, -1
+            pos.phase, pos.player = SETUP_MISSION, -1
         else:
-            pos.phase = _SETUP_CLAIM if _claiming(game) else _SETUP_DEAL
-    elif phase is _SETUP_DEAL and game.two_player == "neutral_1993":
+            pos.phase = SETUP_CLAIM if game.claiming else SETUP_DEAL
+    elif phase is SETUP_DEAL and game.deals_piles:
         rules = game.rules
         # 1993 two-player game: the cards are dealt into three piles of 14; the players then choose piles.
         assert isinstance(outcome, DrawCard)
@@ -535,37 +487,37 @@ def apply_outcome(game: Game, pos: Position, outcome: Any) -> None:
         pos.deck.remove(outcome.card)
         pos.dealt += 1
         if pos.dealt == len(pos.owner):
-            pos.phase, pos.player = _SETUP_PILE, pos.first
+            pos.phase, pos.player = SETUP_PILE, pos.first
             if rules.setup == "random":  # a random set-up leaves nothing to choose: piles in dealing order
                 _take_pile(game, pos, 0, pos.first)
                 _take_pile(game, pos, 1, 1 - pos.first)
                 _take_pile(game, pos, 2, game.players)
                 pos.piles = []
                 _begin_placement(game, pos, pos.first)
-    elif phase is _SETUP_DEAL:
+    elif phase is SETUP_DEAL:
         assert isinstance(outcome, DrawCard)
-        owner = deal_schedule(game, pos.first)[pos.dealt]
+        owner = game.deal_schedule(pos.first)[pos.dealt]
         t = game.index[outcome.card]
         pos.deck.remove(outcome.card)
         pos.owner[t] = owner
         # The article's neutral territories hold 2 armies each (28 in all), as in the claimed set-up.
-        pos.armies[t] = 2 if owner >= game.players and game.two_player == "neutral_article" else 1
+        pos.armies[t] = game.neutral_armies_each if owner >= game.players else 1
         pos.setup_left[owner] -= pos.armies[t]
         pos.dealt += 1
         if pos.dealt == len(pos.owner):
             _begin_placement(game, pos, pos.first)
-    elif phase is _SETUP_PLACE:  # random set-up
+    elif phase is SETUP_PLACE:  # random set-up
         assert isinstance(outcome, PlaceArmies)
         _place_setup(game, pos, game.index[outcome.territory], outcome.armies)  # type: ignore[index]
-    elif phase is _SETUP_MISSION:
+    elif phase is SETUP_MISSION:
         assert isinstance(outcome, DrawCard)
         pos.missions.append(outcome.card)
         if len(pos.missions) == game.players:
             pos.player = pos.first
-            pos.phase = _SETUP_CLAIM if _claiming(game) else _SETUP_DEAL
+            pos.phase = SETUP_CLAIM if game.claiming else SETUP_DEAL
 
 
-def resolve_chance(game: Game, pos: Position) -> None:
+def resolve_chance(game: GameContext, pos: Position) -> None:
     """Sample and apply chance outcomes in place until a decision node or the end (``auto_chance``)."""
     while is_chance(game, pos):
         apply_outcome(game, pos, sample_outcome(game, pos))
