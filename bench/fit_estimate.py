@@ -295,7 +295,7 @@ def time_calls(states: list[GameState]) -> None:
         return min(times)
 
     est = best(estimate.estimate_win_probabilities)
-    raw = best(estimate._win_list)
+    raw = best(estimate.win_list)
     value = best(position_value)
     print(
         f"  per call on {len(states)} states: estimate_win_probabilities {est * 1e3:.3f} ms "

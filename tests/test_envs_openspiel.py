@@ -28,7 +28,7 @@ from riskmath.envs.openspiel import (
     register,
 )
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate.estimate import _win_list
+from riskmath.evaluate.estimate import win_list
 from riskmath.sim.tournaments import wilson_interval
 
 register()
@@ -342,7 +342,7 @@ def test_the_evaluator_gives_the_expected_returns_of_the_estimate(players, zero_
         if -1 in state.risk_state.position.owner:  # nothing to read yet: an even split
             chances = np.full(players, 1 / players)
         elif state.risk_state.phase.name.startswith("SETUP"):  # the public function refuses the set-up
-            chances = np.array(_win_list(state.risk_state))
+            chances = np.array(win_list(state.risk_state))
         else:
             chances = rm.evaluate.estimate_win_probabilities(state.risk_state).to_numpy()
         np.testing.assert_allclose(values, chances * 1.0 + (1 - chances) * loss, rtol=0, atol=1e-12)

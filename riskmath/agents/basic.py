@@ -184,7 +184,7 @@ def _reinforce(state: GameState, rng: random.Random) -> Checked:
     rules = state.game.rules
     reinforce = pos.phase is Phase.REINFORCE
     if hand >= 3 and (reinforce or hand > rules.elimination_trade_to):
-        trade = _first_trade(state, player)
+        trade = first_trade(state, player)
         if trade is not None:
             return ("trade", trade)
     forced = reinforce and trade_forced(state.game, pos)
@@ -196,7 +196,7 @@ def _reinforce(state: GameState, rng: random.Random) -> Checked:
     return _any_legal(state, rng)  # pragma: no cover - nothing is legal
 
 
-def _first_trade(state: GameState, player: int) -> tuple[str, ...] | None:
+def first_trade(state: GameState, player: int) -> tuple[str, ...] | None:
     """The first set in the hand (the first of ``legal_actions()``), by symbols alone, or None."""
     hand = state.position.hands[player]
     cards = state.game.cards

@@ -39,14 +39,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from riskmath.agents.basic import _first_trade
+from riskmath.agents.basic import first_trade
 from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
     ContinentPlan,
-    _fall_probabilities,
-    _kept,
-    _lists,
     chain_success,
+    fall_probabilities,
+    kept_probability,
+    owners_and_armies,
     plan_continent,
     win_probability,
 )
@@ -162,19 +162,19 @@ class OddsAgent:
         me = state.current_player
         hand = len(state.position.hands[me])
         if hand >= 3 and (state.phase is Phase.REINFORCE or hand > state.game.rules.elimination_trade_to):
-            trade = _first_trade(state, me)  # the first of the legal actions when a set may be traded
+            trade = first_trade(state, me)  # the first of the legal actions when a set may be traded
             if trade is not None:
                 return TradeCards((trade[0], trade[1], trade[2]))
         if state.pool == 0:
             legal = state.legal_actions()
             return legal[0] if len(legal) else None
         turn, todo, routes, held = self._plans.get(me, (-1, [], [], 0))
-        owners = _lists(state)[0]
+        owners = owners_and_armies(state)[0]
         stale = sum(k for _, k in todo) != state.pool or any(owners[t] != me for t, _ in todo)
         if turn != state.turn or stale:  # (the same agent may play several seats and games)
             todo, routes = self._plan_turn(state, me)
             held = owners.count(me)
-        armies_on = _lists(state)[1]
+        armies_on = owners_and_armies(state)[1]
         todo = [(t, k) for t, k in todo if armies_on[t] < state.game.cap]  # capped territories take nothing
         if not todo:  # everything planned is full: the territory with the most room
             mine = [t for t in range(len(armies_on)) if owners[t] == me]
@@ -190,15 +190,17 @@ class OddsAgent:
     def _plan_turn(self, state: GameState, me: int) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
         """Placements (territory, armies) for the pool, and the routes to attack along."""
         board = state.game.board
-        owners = _lists(state)[0]
+        owners = owners_and_armies(state)[0]
         pool = state.pool
         todo: list[tuple[int, int]] = []
         held = [c.ids for c in board.continents.values() if all(owners[t] == me for t in c.ids)]
-        falls = _fall_probabilities(state, True, only={t for ids in held for t in ids}) if pool >= 2 and held else []
+        falls = fall_probabilities(state, True, only={t for ids in held for t in ids}) if pool >= 2 and held else []
         for continent in board.continents.values():
             if pool < 2 or all(owners[t] != me for t in continent.ids):
                 continue
-            if all(owners[t] == me for t in continent.ids) and (_kept(continent.ids, falls) < self.hold_threshold):
+            if all(owners[t] == me for t in continent.ids) and (
+                kept_probability(continent.ids, falls) < self.hold_threshold
+            ):
                 weakest = max(continent.ids, key=lambda t: (falls[t], -t))
                 share = pool // 2
                 todo.append((weakest, share))
@@ -246,7 +248,7 @@ class OddsAgent:
         there, nor in the pinned seeded games.  A heuristic, not a bound: with
         a much lower ``take_threshold`` it could skip a plan that reaches it.
         """
-        owners, armies = _lists(state)
+        owners, armies = owners_and_armies(state)
         neighbors = state.game.neighbors
         enemy = [t for t in members if owners[t] != me]
         sources = {u for t in enemy for u in neighbors[t] if owners[u] == me}
@@ -259,7 +261,7 @@ class OddsAgent:
     def _best_attack(self, state: GameState, me: int, extra: int) -> tuple[int, int | None]:
         """The own territory (and target) where ``extra`` more armies give the likeliest single win."""
         combat = state.game.rules.combat
-        owners, armies = _lists(state)
+        owners, armies = owners_and_armies(state)
         neighbors = state.game.neighbors
         best: tuple[float, int, int | None] | None = None
         for t, owner in enumerate(owners):
@@ -284,9 +286,9 @@ class OddsAgent:
         combat = state.game.rules.combat
         turn, _, routes, held = self._plans.get(me, (-1, [], [], 0))
         if turn != state.turn:
-            routes, held = [], _lists(state)[0].count(me)
+            routes, held = [], owners_and_armies(state)[0].count(me)
             self._plans[me] = (state.turn, [], routes, held)
-        owners, armies = _lists(state)
+        owners, armies = owners_and_armies(state)
         for route in routes:  # the next enemy territory on a planned route, from the territory before it
             for k in range(1, len(route)):
                 source, target = route[k - 1], route[k]
@@ -359,9 +361,9 @@ class OddsAgent:
     def _fortify(self, state: GameState) -> Any:
         me = state.current_player
         game = state.game
-        owners, armies = _lists(state)
+        owners, armies = owners_and_armies(state)
         mine = {t for t, o in enumerate(owners) if o == me}
-        falls = _fall_probabilities(state, False, only=mine)
+        falls = fall_probabilities(state, False, only=mine)
         best: tuple[tuple[float, int], Fortify] | None = None
         regions: dict[int, list[int]] = {}  # each territory's connected group of own territories, in id order
         for source in sorted(mine):
@@ -386,7 +388,7 @@ class OddsAgent:
     def _claim(self, state: GameState) -> Any:
         me = state.current_player
         board = state.game.board
-        owners = _lists(state)[0]
+        owners = owners_and_armies(state)[0]
         best: tuple[tuple[float, int], int] | None = None
         for continent in board.continents.values():
             first, mine, others = -1, 0, 0  # the first free territory (by id), the player's, the others'
@@ -410,7 +412,7 @@ class OddsAgent:
         """The own territory most likely to fall to its strongest rival neighbor (first by name on ties).
 
         As many armies as are due and fit there.  One pass over the territories in alphabetical order, with
-        what ``_fall_probabilities`` would give (no reinforcements), for the territories that have room.
+        what ``fall_probabilities`` would give (no reinforcements), for the territories that have room.
         """
         me = state.current_player
         game, pos = state.game, state.position

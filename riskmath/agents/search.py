@@ -41,8 +41,8 @@ from typing import Any
 
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate.estimate import _win_list
-from riskmath.evaluate.outlook import _fall_probabilities, _lists, win_probability
+from riskmath.evaluate.estimate import win_list
+from riskmath.evaluate.outlook import fall_probabilities, owners_and_armies, win_probability
 from riskmath.game.actions import Blitz, EndPhase, Fortify, PlaceArmies, TradeCards
 from riskmath.game.phase import Phase
 from riskmath.game.state import GameState
@@ -55,7 +55,7 @@ SEARCHABLE = ("reinforce", "attack", "fortify")
 
 def _estimated_chance(state: GameState, player: int) -> float:
     """The default rollout score: ``player``'s chance to win (:func:`~riskmath.evaluate.estimate_win_probabilities`)."""
-    return _win_list(state)[player]
+    return win_list(state)[player]
 
 
 class SearchAgent:
@@ -204,7 +204,7 @@ class SearchAgent:
     def _blitzes(self, state: GameState) -> list[Any]:
         """The blitzes with the best odds."""
         me = state.current_player
-        owners, armies = _lists(state)
+        owners, armies = owners_and_armies(state)
         names = state.game.board.territories
         combat = state.game.rules.combat
         scored = []
@@ -220,7 +220,7 @@ class SearchAgent:
     def _placements(self, state: GameState) -> list[Any]:
         """The whole pool on the territories with the likeliest attack after it, and on the likeliest to fall."""
         me, pool = state.current_player, state.pool
-        owners, armies = _lists(state)
+        owners, armies = owners_and_armies(state)
         names = state.game.board.territories
         combat = state.game.rules.combat
         attack: dict[int, float] = {}
@@ -230,7 +230,7 @@ class SearchAgent:
                     if owners[u] != me:
                         p = win_probability(armies[t] - 1 + pool, armies[u], combat)
                         attack[t] = max(attack.get(t, 0.0), p)
-        falls = _fall_probabilities(state, False)
+        falls = fall_probabilities(state, False)
         ranked = sorted(attack, key=lambda t: (-attack[t], t))[: max(1, self.candidates - 1)]
         exposed = sorted((t for t in attack if falls[t] > 0.0), key=lambda t: (-falls[t], t))[:1]
         return [PlaceArmies(names[t], pool) for t in ranked + exposed]
@@ -238,11 +238,11 @@ class SearchAgent:
     def _fortifications(self, state: GameState) -> list[Any]:
         """All but one army from the biggest stacks with no rival neighbor to the territories likeliest to fall."""
         me = state.current_player
-        owners, armies = _lists(state)
+        owners, armies = owners_and_armies(state)
         names = state.game.board.territories
         mine = [t for t, o in enumerate(owners) if o == me]
         interior = [t for t in mine if armies[t] > 1 and all(owners[u] == me for u in state.game.neighbors[t])]
-        falls = _fall_probabilities(state, False)
+        falls = fall_probabilities(state, False)
         exposed = sorted((t for t in mine if falls[t] > 0.0), key=lambda t: (-falls[t], t))
         options = []
         for source in sorted(interior, key=lambda t: (-armies[t], t))[:2]:

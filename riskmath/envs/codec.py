@@ -88,7 +88,7 @@ from riskmath.game.actions import (
     TradeCards,
 )
 from riskmath.game.cards import WILD
-from riskmath.game.chance import ROLL_BLOCK, block_weights, is_chance
+from riskmath.game.chance import ROLL_BLOCK, TABLE_ATTACKERS, TABLE_DEFENDERS, block_weights, is_chance
 from riskmath.game.legality import check_action, legal_ranges
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
@@ -107,8 +107,9 @@ __all__ = [
 #: The "add ``2**i``" steps of a count, ``i < COUNT_BITS``; larger counts repeat the largest step.
 COUNT_BITS = 32
 #: The largest blitz (armies able to attack, defenders) whose end is one chance outcome; bigger ones go in pieces.
-BATTLE_ATTACKERS = 64
-BATTLE_DEFENDERS = 16
+#: The rules model's own table bounds (``riskmath.game.chance.TABLE_ATTACKERS``, ``TABLE_DEFENDERS``).
+BATTLE_ATTACKERS = TABLE_ATTACKERS
+BATTLE_DEFENDERS = TABLE_DEFENDERS
 #: Rolls taken as one piece of a big blitz while both sides are far from the edges.
 BLOCK_ROLLS = ROLL_BLOCK
 

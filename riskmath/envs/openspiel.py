@@ -74,7 +74,7 @@ from riskmath.envs.observations import (
     observation_string,
 )
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate.estimate import _win_list
+from riskmath.evaluate.estimate import win_list
 from riskmath.game import Board, DrawCard, Game, GameState, Rules
 from riskmath.game.board import BOARDS
 
@@ -596,7 +596,7 @@ class EstimateEvaluator(mcts.Evaluator):  # type: ignore[misc]
         if -1 in risk_state.position.owner:  # order, deal or claims under way: nothing to read yet
             chances = np.full(players, 1.0 / players)
         else:
-            chances = np.array(_win_list(risk_state), dtype=float)
+            chances = np.array(win_list(risk_state), dtype=float)
         if setup.zero_sum:
             return chances - (1.0 - chances) / (players - 1)
         return chances

@@ -70,7 +70,7 @@ def _softmax(rows: Sequence[Sequence[float]], alive: Sequence[bool], weights: Se
     return [x / total for x in powers]
 
 
-def _win_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
+def win_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
     """:func:`estimate_win_probabilities` as a list (no checks, no pandas): for agents and scripts."""
     pos = state.position
     if pos.phase is Phase.GAME_OVER:
@@ -148,7 +148,7 @@ def estimate_win_probabilities(state: GameState) -> pd.Series:
     import pandas as pd
 
     _check_state(state)
-    return pd.Series(_win_list(state), index=pd.RangeIndex(state.game.players, name="player"), name="win")
+    return pd.Series(win_list(state), index=pd.RangeIndex(state.game.players, name="player"), name="win")
 
 
 def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
@@ -215,10 +215,10 @@ def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
         last = state
         if state.turn != last_turn:
             last_turn = state.turn
-            rows.append([state.turn, state.turn_player, *_win_list(state)])
+            rows.append([state.turn, state.turn_player, *win_list(state)])
             last = None
     if last is not None and last.is_terminal():
-        final = [last.turn, last.turn_player, *_win_list(last)]
+        final = [last.turn, last.turn_player, *win_list(last)]
         if rows and rows[-1][0] == last.turn:
             rows[-1] = final
         else:

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-def _lists(state: GameState) -> tuple[list[int], list[int]]:
+def owners_and_armies(state: GameState) -> tuple[list[int], list[int]]:
     """Owners and armies by territory id (the position's own lists: read, never write)."""
     pos = state.position
     return pos.owner, pos.armies
@@ -72,7 +72,7 @@ def _strongest_attackers(
     return result
 
 
-def _fall_probabilities(
+def fall_probabilities(
     state: GameState,
     reinforcements: bool,
     strongest: list[tuple[int, int] | None] | None = None,
@@ -83,7 +83,7 @@ def _fall_probabilities(
     With ``only``, the territories not in it get 0 without a look.
     """
     combat = state.game.rules.combat
-    armies = _lists(state)[1]
+    armies = owners_and_armies(state)[1]
     if strongest is None:
         strongest = _strongest_attackers(state, reinforcements, only)
     return [0.0 if best is None else win_probability(best[0], armies[t], combat) for t, best in enumerate(strongest)]
@@ -138,7 +138,7 @@ def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
 
     names = state.game.board.territories
     strongest = _strongest_attackers(state, reinforcements)
-    falls = _fall_probabilities(state, reinforcements, strongest)
+    falls = fall_probabilities(state, reinforcements, strongest)
     records = []
     for t, name in enumerate(names):
         best = strongest[t]
@@ -226,7 +226,7 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
 # -- continents ---------------------------------------------------------------------
 def _source(state: GameState, player: int, first: int) -> int:
     """The territory of ``player`` next to ``first`` with the most armies (lowest id on ties)."""
-    owners, armies = _lists(state)
+    owners, armies = owners_and_armies(state)
     mine = [u for u in state.game.neighbors[first] if owners[u] == player]
     return max(sorted(mine), key=armies.__getitem__)
 
@@ -301,7 +301,7 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     """
     game = state.game
     members = game.board.continents[continent].ids
-    owners, stacks = _lists(state)
+    owners, stacks = owners_and_armies(state)
     enemy = {t for t in members if owners[t] != player}
     if not enemy:
         return ContinentPlan(1.0, [], [], [])
@@ -354,7 +354,7 @@ def _evaluate_routes(
     its other paths are computed.  The product is formed in the same order
     either way.)
     """
-    stacks = _lists(state)[1]
+    stacks = owners_and_armies(state)[1]
     if known is None:
         known = {}
     for path in paths:
@@ -406,10 +406,10 @@ def hold_probability(state: GameState, player: int, continent: str) -> float:
     members = state.game.board.continents[continent].ids
     if any(state.owner(t) != player for t in members):
         return 0.0
-    return _kept(members, _fall_probabilities(state, True))
+    return kept_probability(members, fall_probabilities(state, True))
 
 
-def _kept(members: Sequence[int], falls: Sequence[float]) -> float:
+def kept_probability(members: Sequence[int], falls: Sequence[float]) -> float:
     """:func:`hold_probability` of a held continent from the territories' fall probabilities."""
     return float(np.prod([1.0 - falls[t] for t in members]))
 
@@ -477,7 +477,7 @@ def continent_outlook(state: GameState, player: int, *, armies: int | None = Non
     if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
         raise InvalidArgumentError(f"armies must be a non-negative integer, got {armies!r}")
     names = state.game.board.territories
-    falls = _fall_probabilities(state, True)  # for the held continents, computed once
+    falls = fall_probabilities(state, True)  # for the held continents, computed once
     rows = []
     for name, continent in state.game.board.continents.items():
         held = all(state.owner(t) == player for t in continent.ids)
@@ -490,7 +490,7 @@ def continent_outlook(state: GameState, player: int, *, armies: int | None = Non
                 "enemy_territories": sum(state.owner(t) != player for t in continent.ids),
                 "route": "; ".join(" > ".join(names[t] for t in route) for route in plan.routes),
                 "attackers": sum(plan.attackers),
-                "probability": _kept(continent.ids, falls) if held else plan.probability,
+                "probability": kept_probability(continent.ids, falls) if held else plan.probability,
             }
         )
     return pd.DataFrame(rows).set_index("continent")
@@ -518,7 +518,7 @@ def _terms(state: GameState) -> dict[str, list[float]]:
     game = state.game
     players = range(game.players)
     owners = [state.owner(t) for t in range(len(game.board))]
-    falls = _fall_probabilities(state, True)
+    falls = fall_probabilities(state, True)
     held = [0] * game.players
     armies = [0] * game.players
     lost = [0.0] * game.players

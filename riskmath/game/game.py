@@ -476,10 +476,12 @@ class GameState:
         replayed from its recorded outcomes ends in the same state.
 
         Outcomes have exactly the distribution that ``chance_outcomes()``
-        lists.  A blitz of up to 64 attacking and 16 defending armies is one
-        draw from the battle's cached table; one with more attackers is drawn
-        in pieces from the table of 64 attackers, and one with more defenders
-        is rolled out (16 rolls at a time where it can) with a stream of
+        lists.  A blitz of up to ``riskmath.game.chance.TABLE_ATTACKERS``
+        attacking and ``TABLE_DEFENDERS`` defending
+        armies is one draw from the battle's cached table; one with more
+        attackers is drawn in pieces from the table of ``TABLE_ATTACKERS``
+        attackers, and one with more defenders is rolled out
+        (``ROLL_BLOCK`` rolls at a time where it can) with a stream of
         numbers derived from the generator: the same distribution, without
         building the table of a battle of hundreds or thousands of armies.
         """
