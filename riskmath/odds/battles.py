@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
-from riskmath._validation import _LIMITS, check_choice, check_cost, check_int, shown
+from riskmath._validation import LIMITS, check_choice, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._sweeps import (
     backward_cost,
@@ -324,7 +324,7 @@ def _lookup(
         token = 0 if rules is None else _TOKENS.get(rules) if type(rules) is CombatRules else None
         found = None if token is None else _RESULTS.get((attackers, defenders, stop_at, exact, token))
         if found is not None:
-            seconds, memory = _LIMITS.max_seconds, _LIMITS.max_memory
+            seconds, memory = LIMITS.max_seconds, LIMITS.max_memory
             if found.seconds <= seconds and memory is not None and found.memory <= memory:
                 return found.values
     return None
