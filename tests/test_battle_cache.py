@@ -14,7 +14,7 @@ from strategies import combat_rules
 
 import riskmath as rm
 from riskmath.evaluate import _routes
-from riskmath.odds import _cache, battles
+from riskmath.odds import _battle_cache, _cache, battles
 from riskmath.odds.battles import STATISTICS, battle_cache_info, clear_battle_cache
 from riskmath.odds.dice import CombatRules
 
@@ -98,7 +98,7 @@ def test_the_cache_stays_within_its_budget(monkeypatch):
         info = battle_cache_info()
         assert info["bytes"] <= info["limit"] == 200_000
     assert 0 < info["entries"] < 300
-    held = sum(r.nbytes for r in battles._RESULTS.values())
+    held = sum(r.nbytes for r in _battle_cache._RESULTS.values())
     assert held == pytest.approx(info["bytes"])  # the running total is the sum of the entries
     rm.battle(1000, 1000)  # too big a share of this budget: computed, not kept
     assert battle_cache_info()["bytes"] <= 200_000
@@ -108,12 +108,12 @@ def test_the_cache_stays_within_its_budget(monkeypatch):
 
 def test_the_oldest_entries_go_first(monkeypatch):
     clear_battle_cache()
-    sizes = [battles._RESULTS[(a, 1, 0, False, 0)].nbytes for a in range(1, 12) if rm.battle(a, 1)]
+    sizes = [_battle_cache._RESULTS[(a, 1, 0, False, 0)].nbytes for a in range(1, 12) if rm.battle(a, 1)]
     clear_battle_cache()
     monkeypatch.setattr(battles, "BATTLE_CACHE_BYTES", int(sum(sizes[1:])))  # room for all but the first
     for a in range(1, 12):
         rm.battle(a, 1)
-    assert [key[:2] for key in battles._RESULTS] == [(a, 1) for a in range(2, 12)]
+    assert [key[:2] for key in _battle_cache._RESULTS] == [(a, 1) for a in range(2, 12)]
 
 
 @settings(max_examples=40, deadline=None)
