@@ -14,7 +14,7 @@ from strategies import combat_rules
 
 import riskmath as rm
 from riskmath.evaluate import _routes
-from riskmath.odds import _battle_cache, _cache, battles
+from riskmath.odds import _battle_cache, _odds_grids, battles
 from riskmath.odds.battles import STATISTICS, battle_cache_info, clear_battle_cache
 from riskmath.odds.dice import CombatRules
 
@@ -121,8 +121,8 @@ def test_the_oldest_entries_go_first(monkeypatch):
 def test_agent_odds_from_the_memo_equal_the_grids(attackers, defenders, rules):
     """win_probability reads small battles from a Python copy of the same grid the slow path reads."""
     combat = rules if rules is not None else rm.CombatRules()
-    fast = _cache.win_probability(attackers, defenders, rules)
-    slow = _cache._win_probability(attackers, defenders, combat)
+    fast = _odds_grids.win_probability(attackers, defenders, rules)
+    slow = _odds_grids._win_probability(attackers, defenders, combat)
     assert fast == slow
     if attackers >= 1 and defenders >= 1:
         assert fast == pytest.approx(rm.battle(attackers, defenders, rules=rules).win_probability, abs=1e-12)
@@ -136,9 +136,9 @@ def test_agent_odds_from_the_memo_equal_the_grids(attackers, defenders, rules):
 )
 def test_agent_chain_odds_from_the_memo_equal_a_computation(attackers, defenders, rules):
     combat = rules if rules is not None else rm.CombatRules()
-    first = _cache.chain_success(attackers, tuple(defenders), rules)
-    assert _cache.chain_success(attackers, tuple(defenders), rules) == first
-    assert first == _cache._chain_success.__wrapped__(attackers, tuple(defenders), combat)
+    first = _odds_grids.chain_success(attackers, tuple(defenders), rules)
+    assert _odds_grids.chain_success(attackers, tuple(defenders), rules) == first
+    assert first == _odds_grids._chain_success.__wrapped__(attackers, tuple(defenders), combat)
 
 
 @settings(max_examples=100, deadline=None)
@@ -158,7 +158,7 @@ def test_remembered_route_searches_equal_fresh_ones(data):
 
 
 def _ending_row_by_row(battles, d):
-    """The chain tables of riskmath.odds._cache built one row and one outcome at a time (the plain recursion)."""
+    """The chain tables of riskmath.odds._odds_grids built one row and one outcome at a time (the plain recursion)."""
     kern, size, tables = battles.kern, battles.size, [np.eye(battles.size + 1)]
     tables[0][0, 0] = 0.0
     for e_total in range(1, d + 1):
@@ -190,6 +190,6 @@ def test_chain_tables_built_in_blocks_equal_the_plain_recursion_bit_for_bit(rule
     # The block-wise build does the same floating-point operations in the same order, so the agents' plans
     # (and the pinned seeded games) cannot change with it.
     for size in (1, 2, 3, 64):
-        tables = _cache._Battles(rules, size)
+        tables = _odds_grids._Battles(rules, size)
         for d in (0, 1, 2, 5, 23):
             assert np.array_equal(tables.ending(d), _ending_row_by_row(tables, d))

@@ -11,7 +11,9 @@ The layers inside, each using only those above it in this list:
 * :mod:`~riskmath.odds.conquests`, :mod:`~riskmath.odds.plans`, :mod:`~riskmath.odds.planning`: one stack
   taking a path (:func:`conquest`) or a tree (:func:`plan_conquest`), and planning queries on them
   (:func:`armies_needed`, :func:`success_curve`);
-* :mod:`~riskmath.odds.policy`: optimal dice and stopping policies (:func:`optimal_policy`).
+* :mod:`~riskmath.odds.policy`: optimal dice and stopping policies (:func:`optimal_policy`);
+* :mod:`~riskmath.odds._odds_grids`: float odds grids and chain tables kept per combat variant for the many
+  small queries of agents and evaluation (re-exported by :mod:`riskmath.evaluate`).
 """
 
 from riskmath.odds.battles import STATISTICS, Battle, battle, battle_statistics
