@@ -164,7 +164,9 @@ class _Limits:
         return self.max_memory
 
 
-_LIMITS = _Limits()
+#: The limits in force (layer-internal: :func:`check_cost` reads them; so does the battle cache, which
+#: serves a remembered result only within them).  Read its attributes; change them with :func:`set_limits`.
+LIMITS = _Limits()
 
 
 def get_limits() -> dict[str, float]:
@@ -175,7 +177,7 @@ def get_limits() -> dict[str, float]:
     >>> sorted(get_limits())
     ['max_memory', 'max_seconds']
     """
-    return {"max_memory": _LIMITS.memory(), "max_seconds": _LIMITS.max_seconds}
+    return {"max_memory": LIMITS.memory(), "max_seconds": LIMITS.max_seconds}
 
 
 class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
@@ -213,11 +215,11 @@ class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
     """
 
     def __init__(self, *, max_memory: float | None = None, max_seconds: float | None = None) -> None:
-        self._previous = (_LIMITS.max_memory, _LIMITS.max_seconds)
+        self._previous = (LIMITS.max_memory, LIMITS.max_seconds)
         if max_memory is not None:
-            _LIMITS.max_memory = _positive("max_memory", max_memory)
+            LIMITS.max_memory = _positive("max_memory", max_memory)
         if max_seconds is not None:
-            _LIMITS.max_seconds = _positive("max_seconds", max_seconds)
+            LIMITS.max_seconds = _positive("max_seconds", max_seconds)
 
     def __enter__(self) -> set_limits:
         return self
@@ -225,10 +227,10 @@ class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        _LIMITS.max_memory, _LIMITS.max_seconds = self._previous
+        LIMITS.max_memory, LIMITS.max_seconds = self._previous
 
     def __repr__(self) -> str:
-        return f"set_limits(max_memory={_LIMITS.memory()!r}, max_seconds={_LIMITS.max_seconds!r})"
+        return f"set_limits(max_memory={LIMITS.memory()!r}, max_seconds={LIMITS.max_seconds!r})"
 
 
 def _positive(name: str, value: object) -> float:
@@ -280,15 +282,15 @@ def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float =
     estimated over :data:`NOTE_SECONDS`, it logs how long the call will take.
     Costs only a few comparisons otherwise.
     """
-    if memory > _LIMITS.memory():
+    if memory > LIMITS.memory():
         raise ResourceLimitError(
             f"{what()} needs about {format_bytes(memory)}, more than the memory limit of "
-            f"{format_bytes(_LIMITS.memory())}; {hint}raise it with riskmath.set_limits(max_memory=...)"
+            f"{format_bytes(LIMITS.memory())}; {hint}raise it with riskmath.set_limits(max_memory=...)"
         )
-    if seconds > _LIMITS.max_seconds:
+    if seconds > LIMITS.max_seconds:
         raise ResourceLimitError(
             f"{what()} would take about {format_seconds(seconds)}, more than the time limit of "
-            f"{format_seconds(_LIMITS.max_seconds)}; {hint}raise it with riskmath.set_limits(max_seconds=...)"
+            f"{format_seconds(LIMITS.max_seconds)}; {hint}raise it with riskmath.set_limits(max_seconds=...)"
         )
     if seconds > NOTE_SECONDS:
         logging.getLogger("riskmath").info("%s will take about %s (a rough estimate)", what(), format_seconds(seconds))

@@ -14,7 +14,7 @@ from strategies import combat_rules
 
 import riskmath as rm
 from riskmath.evaluate import _routes
-from riskmath.odds import _cache, battles
+from riskmath.odds import _battle_cache, _odds_grids, battles
 from riskmath.odds.battles import STATISTICS, battle_cache_info, clear_battle_cache
 from riskmath.odds.dice import CombatRules
 
@@ -98,7 +98,7 @@ def test_the_cache_stays_within_its_budget(monkeypatch):
         info = battle_cache_info()
         assert info["bytes"] <= info["limit"] == 200_000
     assert 0 < info["entries"] < 300
-    held = sum(r.nbytes for r in battles._RESULTS.values())
+    held = sum(r.nbytes for r in _battle_cache._RESULTS.values())
     assert held == pytest.approx(info["bytes"])  # the running total is the sum of the entries
     rm.battle(1000, 1000)  # too big a share of this budget: computed, not kept
     assert battle_cache_info()["bytes"] <= 200_000
@@ -108,12 +108,12 @@ def test_the_cache_stays_within_its_budget(monkeypatch):
 
 def test_the_oldest_entries_go_first(monkeypatch):
     clear_battle_cache()
-    sizes = [battles._RESULTS[(a, 1, 0, False, 0)].nbytes for a in range(1, 12) if rm.battle(a, 1)]
+    sizes = [_battle_cache._RESULTS[(a, 1, 0, False, 0)].nbytes for a in range(1, 12) if rm.battle(a, 1)]
     clear_battle_cache()
     monkeypatch.setattr(battles, "BATTLE_CACHE_BYTES", int(sum(sizes[1:])))  # room for all but the first
     for a in range(1, 12):
         rm.battle(a, 1)
-    assert [key[:2] for key in battles._RESULTS] == [(a, 1) for a in range(2, 12)]
+    assert [key[:2] for key in _battle_cache._RESULTS] == [(a, 1) for a in range(2, 12)]
 
 
 @settings(max_examples=40, deadline=None)
@@ -121,8 +121,8 @@ def test_the_oldest_entries_go_first(monkeypatch):
 def test_agent_odds_from_the_memo_equal_the_grids(attackers, defenders, rules):
     """win_probability reads small battles from a Python copy of the same grid the slow path reads."""
     combat = rules if rules is not None else rm.CombatRules()
-    fast = _cache.win_probability(attackers, defenders, rules)
-    slow = _cache._win_probability(attackers, defenders, combat)
+    fast = _odds_grids.win_probability(attackers, defenders, rules)
+    slow = _odds_grids._win_probability(attackers, defenders, combat)
     assert fast == slow
     if attackers >= 1 and defenders >= 1:
         assert fast == pytest.approx(rm.battle(attackers, defenders, rules=rules).win_probability, abs=1e-12)
@@ -136,9 +136,9 @@ def test_agent_odds_from_the_memo_equal_the_grids(attackers, defenders, rules):
 )
 def test_agent_chain_odds_from_the_memo_equal_a_computation(attackers, defenders, rules):
     combat = rules if rules is not None else rm.CombatRules()
-    first = _cache.chain_success(attackers, tuple(defenders), rules)
-    assert _cache.chain_success(attackers, tuple(defenders), rules) == first
-    assert first == _cache._chain_success.__wrapped__(attackers, tuple(defenders), combat)
+    first = _odds_grids.chain_success(attackers, tuple(defenders), rules)
+    assert _odds_grids.chain_success(attackers, tuple(defenders), rules) == first
+    assert first == _odds_grids._chain_success.__wrapped__(attackers, tuple(defenders), combat)
 
 
 @settings(max_examples=100, deadline=None)
@@ -158,7 +158,7 @@ def test_remembered_route_searches_equal_fresh_ones(data):
 
 
 def _ending_row_by_row(battles, d):
-    """The chain tables of riskmath.odds._cache built one row and one outcome at a time (the plain recursion)."""
+    """The chain tables of riskmath.odds._odds_grids built one row and one outcome at a time (the plain recursion)."""
     kern, size, tables = battles.kern, battles.size, [np.eye(battles.size + 1)]
     tables[0][0, 0] = 0.0
     for e_total in range(1, d + 1):
@@ -190,6 +190,6 @@ def test_chain_tables_built_in_blocks_equal_the_plain_recursion_bit_for_bit(rule
     # The block-wise build does the same floating-point operations in the same order, so the agents' plans
     # (and the pinned seeded games) cannot change with it.
     for size in (1, 2, 3, 64):
-        tables = _cache._Battles(rules, size)
+        tables = _odds_grids._Battles(rules, size)
         for d in (0, 1, 2, 5, 23):
             assert np.array_equal(tables.ending(d), _ending_row_by_row(tables, d))

@@ -65,7 +65,7 @@ from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
 from riskmath.game.position import occupation_range
 from riskmath.game.state import GameState
-from riskmath.odds._cache import small_battles
+from riskmath.odds._odds_grids import small_battles
 
 __all__ = ["OddsAgent"]
 

@@ -5,7 +5,7 @@ in the order of :data:`FEATURES`, each expressed relative to the table (a
 share of what the players hold, or a count divided by the mean over the
 players still in the game), so that the same weights serve 2 to 6 players.
 It reads the position's own lists and asks the cached battle odds
-(:func:`riskmath.odds._cache.win_probability`) about at most one battle per
+(:func:`riskmath.odds._odds_grids.win_probability`) about at most one battle per
 territory and one per border, so that a position costs well under a
 millisecond.
 
@@ -53,7 +53,7 @@ import math
 from typing import TYPE_CHECKING
 
 from riskmath.game.position import income
-from riskmath.odds._cache import win_probability
+from riskmath.odds._odds_grids import win_probability
 
 if TYPE_CHECKING:
     from riskmath.game.state import GameState

@@ -12,7 +12,7 @@ from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
 from riskmath.game.cards import has_set, is_set
 from riskmath.game.position import income
-from riskmath.odds._cache import chain_success, win_probability
+from riskmath.odds._odds_grids import chain_success, win_probability
 
 if TYPE_CHECKING:
     import pandas as pd

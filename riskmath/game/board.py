@@ -74,11 +74,9 @@ from __future__ import annotations
 
 import functools
 import json
-import numbers
 import os
 import re
-from collections import deque
-from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -89,19 +87,7 @@ import numpy as np
 import numpy.typing as npt
 
 from riskmath.errors import BoardError
-from riskmath.game._board_data import (
-    RESERVED_NAMES,
-    Position,
-    _aliases,
-    _canonical,
-    _clean_name,
-    _fail,
-    _list,
-    _mapping,
-    _norm,
-    _positions,
-    _suggest,
-)
+from riskmath.game._board_data import RESERVED_NAMES, Position, component, fail, name_key, parse_board, suggestion
 
 __all__ = [
     "BOARDS",
@@ -129,11 +115,6 @@ MAX_TERRITORIES = 5_000
 
 #: A territory given by canonical name, alias (any case) or id.
 TerritoryKey: TypeAlias = str | int | np.integer[Any]
-
-_KEYS = {
-    *("name", "description", "source", "territories", "continents"),
-    *("borders", "aliases", "continent_aliases", "positions"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,125 +219,26 @@ class Board:
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         """Validate board data (as :meth:`from_dict`, which is the public spelling)."""
-        data = _mapping("board data", data)
-        unknown = sorted(map(str, set(data) - _KEYS))
-        if unknown:
-            _fail(f"unknown board key(s) {', '.join(map(repr, unknown))}; expected some of {sorted(_KEYS)}")
-        for required in ("name", "continents", "borders"):
-            if required not in data:
-                _fail(f"board data lacks the required key {required!r}")
-        name = _clean_name("board name", data["name"])
-        description, source = data.get("description", ""), data.get("source", "")
-        for what, value in (("description", description), ("source", source)):
-            if not isinstance(value, str):
-                _fail(f"board {what} must be a string, got {value!r}")
-
-        # Continents and their territories.
-        continents: list[tuple[str, int, list[str]]] = []
-        owner: dict[str, str] = {}  # territory -> continent
-        seen: dict[str, str] = {}  # normalized territory name -> canonical
-        seen_continent: dict[str, str] = {}
-        raw_continents = _list("continents", data["continents"])
-        if not raw_continents:
-            _fail("a board needs at least one continent")
-        for number, raw in enumerate(raw_continents):
-            raw = _mapping(f"continent {number}", raw)
-            if set(raw) != {"name", "bonus", "territories"}:
-                keys = sorted(map(str, raw))
-                _fail(f"continent {number} needs exactly the keys 'bonus', 'name', 'territories', got {keys}")
-            cname = _clean_name(f"continent {number} name", raw["name"])
-            if _norm(cname) in seen_continent:
-                _fail(f"duplicate continent name {cname!r}")
-            seen_continent[_norm(cname)] = cname
-            bonus = raw["bonus"]
-            if isinstance(bonus, bool) or not isinstance(bonus, numbers.Integral) or bonus < 0:
-                _fail(f"continent {cname!r} bonus must be a non-negative integer, got {bonus!r}")
-            members = [
-                _clean_name(f"territory of {cname!r}", t, territory=True)
-                for t in _list(f"{cname!r} territories", raw["territories"])
-            ]
-            if not members:
-                _fail(f"continent {cname!r} has no territories")
-            for t in members:
-                if t in owner:
-                    where = "twice in" if owner[t] == cname else f"in both {owner[t]!r} and"
-                    _fail(f"territory {t!r} is listed {where} {cname!r}")
-                if _norm(t) in seen:
-                    other = seen[_norm(t)]
-                    _fail(
-                        f"territory names {other!r} and {t!r} differ only in case or spacing (or look alike in Unicode)"
-                    )
-                owner[t], seen[_norm(t)] = cname, t
-            continents.append((cname, int(bonus), members))
-
-        # Territory order (ids).
-        order = [t for _, _, members in continents for t in members]
-        if "territories" in data:
-            listed = [_clean_name("territory", t, territory=True) for t in _list("territories", data["territories"])]
-            for i, t in enumerate(listed):
-                if t not in owner:
-                    _fail(f"territory {t!r} belongs to no continent" + _suggest(t, seen))
-                if t in listed[:i]:
-                    _fail(f"territory {t!r} is listed twice in 'territories'")
-            for t in order:
-                if t not in listed:
-                    _fail(f"territory {t!r} of continent {owner[t]!r} is missing from 'territories'")
-            order = listed
-        ids = {t: i for i, t in enumerate(order)}
-        n = len(order)
-        if n > MAX_TERRITORIES:  # the adjacency matrix takes n * n bytes
-            _fail(f"board has {n} territories, over the limit of {MAX_TERRITORIES} (its adjacency takes n*n bytes)")
-
-        # Borders: undirected pairs, each listed once.
-        first: dict[tuple[int, int], int] = {}
-        for number, pair in enumerate(_list("borders", data["borders"])):
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(t, str) for t in pair):
-                _fail(f"border {number} must be a pair of territory names, got {pair!r}")
-            pair = [_canonical(t) for t in pair]
-            for t in pair:
-                if t not in ids:
-                    _fail(f"border {number} {list(pair)} names unknown territory {t!r}" + _suggest(t, seen))
-            a, b = sorted((ids[pair[0]], ids[pair[1]]))
-            if a == b:
-                _fail(f"border {number} joins {pair[0]!r} to itself")
-            if (a, b) in first:
-                _fail(f"border {number} {list(pair)} repeats border {first[a, b]} (borders are undirected)")
-            first[a, b] = number
-        edges = sorted(first)
-        matrix = np.zeros((n, n), dtype=bool)
-        for a, b in edges:
-            matrix[a, b] = matrix[b, a] = True
-        matrix.flags.writeable = False
-        nbrs = tuple(tuple(np.flatnonzero(row).tolist()) for row in matrix)
-        reached = _component(0, nbrs, None)
-        if len(reached) < n:
-            lost = ", ".join(repr(order[i]) for i in range(n) if i not in reached)
-            _fail(f"board is not connected: {lost} cannot be reached from {order[0]!r}")
-
-        aliases = _aliases("alias", data.get("aliases", {}), "territory", seen)
-        continent_aliases = _aliases("continent alias", data.get("continent_aliases", {}), "continent", seen_continent)
-
-        key = ids.__getitem__
-        by_name = {c: Continent(c, b, tuple(sorted(m, key=key)), tuple(sorted(map(key, m)))) for c, b, m in continents}
-        lookup = {_norm(t): i for i, t in enumerate(order)} | {_norm(a): ids[t] for a, t in aliases.items()}
-        lookup_c = {_norm(c): c for c in by_name} | {_norm(a): c for a, c in continent_aliases.items()}
+        parts = parse_board(data, MAX_TERRITORIES)  # the validation, in riskmath.game._board_data
+        order = parts.territories
+        continents = {c: Continent(c, bonus, tuple(order[i] for i in ids), ids) for c, bonus, ids in parts.continents}
         values = {
-            "name": name,
-            "description": description,
-            "source": source,
-            "territories": tuple(order),
-            "continents": MappingProxyType(by_name),
-            "borders": tuple((order[a], order[b]) for a, b in edges),
-            "adjacency": matrix,
-            "continent_ids": tuple((c.bonus, frozenset(c.ids)) for c in by_name.values()),
-            "aliases": MappingProxyType(aliases),
-            "continent_aliases": MappingProxyType(continent_aliases),
-            "positions": MappingProxyType(_positions(data.get("positions", {}), order)),
-            "_nbrs": nbrs,
-            "_cont_of": tuple(owner[t] for t in order),
-            "_lookup": MappingProxyType(lookup),
+            "name": parts.name,
+            "description": parts.description,
+            "source": parts.source,
+            "territories": order,
+            "continents": MappingProxyType(continents),
+            "borders": tuple((order[a], order[b]) for a, b in parts.edges),
+            "adjacency": parts.adjacency,
+            "continent_ids": tuple((c.bonus, frozenset(c.ids)) for c in continents.values()),
+            "aliases": MappingProxyType(parts.aliases),
+            "continent_aliases": MappingProxyType(parts.continent_aliases),
+            "positions": MappingProxyType(parts.positions),
+            "_nbrs": parts.neighbors,
+            "_cont_of": parts.owners,
+            "_lookup": MappingProxyType(parts.lookup),
             "_exact": MappingProxyType({t: i for i, t in enumerate(order)}),  # canonical names: no normalizing
-            "_lookup_continent": MappingProxyType(lookup_c),
+            "_lookup_continent": MappingProxyType(parts.continent_lookup),
         }
         for attribute, value in values.items():
             object.__setattr__(self, attribute, value)
@@ -415,10 +297,10 @@ class Board:
         if isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
             text, where = source, "JSON text"
             if len(text) > MAX_BOARD_JSON:
-                _fail(f"board JSON text has {len(text)} characters, over the limit of {MAX_BOARD_JSON}")
+                fail(f"board JSON text has {len(text)} characters, over the limit of {MAX_BOARD_JSON}")
         else:
             if not isinstance(source, (str, os.PathLike)):
-                _fail(f"Board.from_json takes JSON text or the path of a file, got {source!r}")
+                fail(f"Board.from_json takes JSON text or the path of a file, got {source!r}")
             where = repr(os.fspath(source))
             path = Path(source)
             try:
@@ -427,10 +309,10 @@ class Board:
             except (OSError, ValueError) as error:  # missing, a directory, no permission, not UTF-8, a NUL ...
                 raise BoardError(f"cannot read board file {where}: {error}") from None
             if size > MAX_BOARD_JSON:
-                _fail(f"board file {where} has {size} bytes, over the limit of {MAX_BOARD_JSON}")
+                fail(f"board file {where} has {size} bytes, over the limit of {MAX_BOARD_JSON}")
         depth = _nesting(text)
         if depth > MAX_BOARD_DEPTH:
-            _fail(f"board JSON in {where} is nested {depth} levels deep, over the limit of {MAX_BOARD_DEPTH}")
+            fail(f"board JSON in {where} is nested {depth} levels deep, over the limit of {MAX_BOARD_DEPTH}")
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as error:  # JSONDecodeError, or an integer of too many digits
@@ -452,7 +334,7 @@ class Board:
         Board('anniversary_1999', 42 territories, 82 borders)
         """
         if name not in BOARDS:
-            _fail(f"unknown board {name!r}; expected one of {', '.join(map(repr, BOARDS))}")
+            fail(f"unknown board {name!r}; expected one of {', '.join(map(repr, BOARDS))}")
         return _load_shipped(name)
 
     @staticmethod
@@ -508,18 +390,18 @@ class Board:
             found = self._exact.get(territory)  # a canonical name, as agents and records give them
             if found is not None:
                 return found
-            found = self._lookup.get(_norm(territory))
+            found = self._lookup.get(name_key(territory))
             if found is None:
-                _fail(
+                fail(
                     f"unknown territory {territory!r}"
-                    + _suggest(territory, {_norm(t): t for t in (*self, *self.aliases)})
+                    + suggestion(territory, {name_key(t): t for t in (*self, *self.aliases)})
                 )
             return found
         if isinstance(territory, bool) or not isinstance(territory, (int, np.integer)):
-            _fail(f"a territory is a name or an integer id, got {territory!r}")
+            fail(f"a territory is a name or an integer id, got {territory!r}")
         if 0 <= territory < len(self.territories):
             return int(territory)
-        _fail(f"territory id {territory!r} is out of range 0..{len(self.territories) - 1}")
+        fail(f"territory id {territory!r} is out of range 0..{len(self.territories) - 1}")
 
     def name_of(self, territory: TerritoryKey) -> str:
         """The canonical name of a territory (given by id, name or alias)."""
@@ -533,9 +415,12 @@ class Board:
             return False
 
     def _continent(self, continent: str) -> Continent:
-        found = self._lookup_continent.get(_norm(continent)) if isinstance(continent, str) else None
+        found = self._lookup_continent.get(name_key(continent)) if isinstance(continent, str) else None
         if found is None:
-            _fail(f"unknown continent {continent!r}" + _suggest(str(continent), {_norm(c): c for c in self.continents}))
+            fail(
+                f"unknown continent {continent!r}"
+                + suggestion(str(continent), {name_key(c): c for c in self.continents})
+            )
         return self.continents[found]
 
     def continent_of(self, territory: TerritoryKey) -> str:
@@ -594,7 +479,7 @@ class Board:
         >>> sorted(board.component(board.index("Peru"), {board.index(t) for t in ("Peru", "Brazil", "Egypt")}))
         [10, 11]
         """
-        return _component(start, self._nbrs, allowed)
+        return component(start, self._nbrs, allowed)
 
     def path_exists(self, a: TerritoryKey, b: TerritoryKey, allowed: Iterable[TerritoryKey] | None = None) -> bool:
         """Whether a path joins ``a`` to ``b`` using only territories in ``allowed`` (ends included).
@@ -661,18 +546,6 @@ def _nesting(text: str) -> int:
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
-
-
-def _component(start: int, nbrs: Sequence[Sequence[int]], allowed: Container[int] | None) -> set[int]:
-    """:meth:`Board.component` on an adjacency list (also used while a board is being built)."""
-    seen = {start}
-    queue = deque([start])
-    while queue:
-        for j in nbrs[queue.popleft()]:
-            if j not in seen and (allowed is None or j in allowed):
-                seen.add(j)
-                queue.append(j)
-    return seen
 
 
 @functools.cache

@@ -6,11 +6,14 @@ The layers inside, each using only those above it in this list:
 * :mod:`~riskmath.odds._sweeps`: the kernels that sweep a whole battle's absorbing chain forward or backward;
 * :mod:`~riskmath.odds.battles`, :mod:`~riskmath.odds.matrix`, :mod:`~riskmath.odds.tables`: whole battles
   (:func:`battle`), the same chain as sparse matrices (:func:`battle_chain`), odds tables for a grid
-  (:func:`odds_table`);
+  (:func:`odds_table`); :mod:`~riskmath.odds._battle_cache`: the process-wide cache of battle results
+  that :func:`battle` reads and fills (its public side, ``clear_battle_cache``, stays in ``battles``);
 * :mod:`~riskmath.odds.conquests`, :mod:`~riskmath.odds.plans`, :mod:`~riskmath.odds.planning`: one stack
   taking a path (:func:`conquest`) or a tree (:func:`plan_conquest`), and planning queries on them
   (:func:`armies_needed`, :func:`success_curve`);
-* :mod:`~riskmath.odds.policy`: optimal dice and stopping policies (:func:`optimal_policy`).
+* :mod:`~riskmath.odds.policy`: optimal dice and stopping policies (:func:`optimal_policy`);
+* :mod:`~riskmath.odds._odds_grids`: float odds grids and chain tables kept per combat variant for the many
+  small queries of agents and evaluation (re-exported by :mod:`riskmath.evaluate`).
 """
 
 from riskmath.odds.battles import STATISTICS, Battle, battle, battle_statistics

@@ -16,7 +16,6 @@ The sparse matrix view of the same chain is :class:`riskmath.BattleChain`.
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,8 +24,9 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
-from riskmath._validation import _LIMITS, check_choice, check_cost, check_int, shown
+from riskmath._validation import check_choice, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
+from riskmath.odds._battle_cache import forget, held, lookup, remember
 from riskmath.odds._sweeps import (
     backward_cost,
     backward_exact,
@@ -35,7 +35,6 @@ from riskmath.odds._sweeps import (
     forward_exact,
     forward_float,
     kernel,
-    scale_bits,
 )
 from riskmath.odds.dice import CombatRules, resolve_rules
 
@@ -222,112 +221,14 @@ class _FinalMoments:
         return self.mean(moment) / win
 
 
-# -- the shared cache of results -------------------------------------------------
+# -- the shared cache of results (kept by riskmath.odds._battle_cache) -----------
 #
-# Agents and notebooks ask for the same small battles again and again, and a
-# sweep costs far more than reading a result back (battle(10, 10): about
-# 100 us against 2 us).  Every Battle computed is remembered here by its
-# arguments (the resolved combat rules included): the final distribution,
-# the expected rolls and the statistics and final states computed so far, all
-# immutable and shared by the Battles of the same arguments, so a hit gives
-# the very same numbers (Fractions too).  The oldest entries go first once
-# the entries' estimated size passes BATTLE_CACHE_BYTES (first in, first out:
-# a hit costs no bookkeeping).
+# Every Battle computed is remembered by its arguments, and a Battle of the
+# same arguments is served from there; this module keeps the public side:
+# the budget, clearing the cache and reporting on it.
 
 #: Bytes the shared cache of battle results may hold (an estimate from the sizes of the numbers kept).
 BATTLE_CACHE_BYTES = 32 * 2**20
-#: A single result estimated over this share of the budget is not kept (it would push out everything else).
-_LARGEST_SHARE = 8
-#: Combat variants given a token (a small int, quick to hash in a key); past this many, everything is forgotten.
-_MAX_VARIANTS = 256
-
-_CLASSIC = CombatRules()
-_TOKENS: dict[CombatRules, int] = {_CLASSIC: 0}
-
-Key = tuple[int, int, int, bool, int]  # attackers, defenders, stop_at, exact, token of the combat rules
-
-
-class _Result:
-    """One remembered battle: the limits it needs, its size, and ``values``: the attributes of its Battles.
-
-    ``values`` holds what :class:`Battle` computes on construction (the
-    final distribution and expected rolls, its arguments) and what a Battle
-    of these arguments derived since (statistics, final states): a hit is a
-    new Battle whose ``__dict__`` is a copy of it.
-    """
-
-    __slots__ = ("memory", "nbytes", "seconds", "values")
-
-    def __init__(self, memory: float, seconds: float, nbytes: float) -> None:
-        self.memory, self.seconds, self.nbytes = memory, seconds, nbytes
-        self.values: dict[str, Any] = {}
-
-
-_LOCK = threading.RLock()
-_RESULTS: dict[Key, _Result] = {}  # in the order remembered: the oldest goes first
-_HELD = [0.0]  # estimated bytes held by _RESULTS
-
-
-def _result_bytes(attackers: int, defenders: int, exact: bool, combat: CombatRules, numbers: int) -> float:
-    """Estimated bytes of a result holding ``numbers`` probabilities, with its final states (x 3)."""
-    if not exact:
-        return 3.0 * 32 * numbers + 1024
-    digits = (attackers + defenders + 1) * scale_bits(combat) / 8  # numerator and denominator, at most
-    return 3.0 * (2 * digits + 160) * numbers + 1024
-
-
-def _remember(
-    attackers: int,
-    defenders: int,
-    stop_at: int,
-    exact: bool,
-    combat: CombatRules,
-    win: Sequence[Number],
-    stop: Sequence[Sequence[Number]],
-    rolls: Number,
-    memory: float,
-    seconds: float,
-) -> _Result:
-    """Keep a new result in the shared cache (unless it is too big), dropping the oldest past the budget."""
-    nbytes = _result_bytes(attackers, defenders, exact, combat, len(win) + sum(map(len, stop)))
-    result = _Result(memory, seconds, nbytes)
-    if nbytes * _LARGEST_SHARE > BATTLE_CACHE_BYTES:
-        return result  # not kept: its Battle still shares its own values with itself
-    with _LOCK:  # (threads: lookups are single dict reads, but this is several steps)
-        token = _TOKENS.get(combat)
-        if token is None:
-            if len(_TOKENS) >= _MAX_VARIANTS:
-                clear_battle_cache()
-            token = _TOKENS[combat] = len(_TOKENS)
-        key = (attackers, defenders, stop_at, exact, token)
-        old = _RESULTS.pop(key, None)
-        if old is not None:
-            _HELD[0] -= old.nbytes
-        _RESULTS[key] = result
-        _HELD[0] += nbytes
-        while _HELD[0] > BATTLE_CACHE_BYTES:
-            oldest = next(iter(_RESULTS))
-            _HELD[0] -= _RESULTS.pop(oldest).nbytes
-    return result
-
-
-def _lookup(
-    attackers: object, defenders: object, stop_at: object, exact: object, rules: object
-) -> dict[str, Any] | None:
-    """The attributes of a remembered Battle of these arguments, or None (not remembered, or over the limits).
-
-    Only plain ints and bools are looked up (an equal float or bool must be
-    refused by the validation, not served).  A result over the limits now in
-    force is not served: the computation refuses it, saying why.
-    """
-    if type(attackers) is int and type(defenders) is int and type(stop_at) is int and type(exact) is bool:
-        token = 0 if rules is None else _TOKENS.get(rules) if type(rules) is CombatRules else None
-        found = None if token is None else _RESULTS.get((attackers, defenders, stop_at, exact, token))
-        if found is not None:
-            seconds, memory = _LIMITS.max_seconds, _LIMITS.max_memory
-            if found.seconds <= seconds and memory is not None and found.memory <= memory:
-                return found.values
-    return None
 
 
 def clear_battle_cache() -> None:
@@ -339,11 +240,7 @@ def clear_battle_cache() -> None:
     >>> battle_cache_info()["entries"]
     0
     """
-    with _LOCK:
-        _RESULTS.clear()
-        _HELD[0] = 0.0
-        _TOKENS.clear()
-        _TOKENS[_CLASSIC] = 0
+    forget()
 
 
 def battle_cache_info() -> dict[str, float]:
@@ -357,7 +254,8 @@ def battle_cache_info() -> dict[str, float]:
     >>> info["entries"], info["bytes"] <= info["limit"]
     (2, True)
     """
-    return {"entries": len(_RESULTS), "bytes": _HELD[0], "limit": float(BATTLE_CACHE_BYTES)}
+    entries, nbytes = held()
+    return {"entries": entries, "bytes": nbytes, "limit": float(BATTLE_CACHE_BYTES)}
 
 
 class Battle:
@@ -410,14 +308,14 @@ class Battle:
         exact: bool = False,
         rules: object = None,
     ) -> None:
-        values = _lookup(attackers, defenders, stop_at, exact, rules)
+        values = lookup(attackers, defenders, stop_at, exact, rules)
         if values is not None:  # a hit needs no validation: it was validated when computed
             self.__dict__.update(values)
             return
         self._compute(attackers, defenders, stop_at, exact, rules)
 
     def _compute(self, attackers: int, defenders: int, stop_at: int, exact: bool, rules: object) -> None:
-        """Validate, check the cost, sweep, and remember the result (see :func:`_remember`)."""
+        """Validate, check the cost, sweep, and remember the result (see :mod:`riskmath.odds._battle_cache`)."""
         self._attackers = check_int("attackers", attackers, minimum=0)
         self._defenders = check_int("defenders", defenders, minimum=1)
         self._stop_at = check_int("stop_at", stop_at, minimum=0)
@@ -445,7 +343,9 @@ class Battle:
         else:
             win_f, stop_f, rolls_f = forward_float(A, D, k, kern)
             self._win, self._stop, self._rolls = win_f.tolist(), stop_f.tolist(), rolls_f
-        self._shared = _remember(A, D, k, exact, self._rules, self._win, self._stop, self._rolls, memory, seconds)
+        self._shared = remember(
+            A, D, k, exact, self._rules, self._win, self._stop, self._rolls, memory, seconds, BATTLE_CACHE_BYTES
+        )
         self._shared.values.update(
             _attackers=A, _defenders=D, _stop_at=k, _exact=exact, _rules=self._rules, _shared=self._shared
         )
@@ -637,7 +537,7 @@ def battle(
     >>> battle(3, 2, exact=True).win_probability
     Fraction(6610505, 10077696)
     """
-    values = _lookup(attackers, defenders, stop_at, exact, rules)
+    values = lookup(attackers, defenders, stop_at, exact, rules)
     if values is not None:  # remembered: a Battle with the same attributes, without a call of __init__
         remembered: Battle = object.__new__(Battle)
         remembered.__dict__.update(values)

@@ -39,18 +39,34 @@ Number = float | Fraction
 Vector = np.ndarray  # float64, or object holding Fractions in exact mode
 
 
-def _check_exact(exact: object) -> bool:
+def check_exact(exact: object) -> bool:
+    """The ``exact`` argument, checked (layer-internal: the odds modules share it).
+
+    Returns
+    -------
+    bool
+        ``exact`` itself.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``exact`` is not a bool.
+    """
     if not isinstance(exact, bool):
         raise InvalidArgumentError(f"exact must be True or False, got {shown(exact)}")
     return exact
 
 
-def _number(value: Any, exact: bool) -> Number:
-    """A plain Python number: Fraction when exact, float otherwise (never a NumPy scalar)."""
+def plain_number(value: Any, exact: bool) -> Number:
+    """A plain Python number: Fraction when exact, float otherwise (never a NumPy scalar).
+
+    Layer-internal: the odds modules return their probabilities through it.
+    """
     return Fraction(value) if exact else float(value)
 
 
-def _zeros(n: int, exact: bool) -> Vector:
+def zero_vector(n: int, exact: bool) -> Vector:
+    """A :data:`Vector` of ``n`` zeros: object Fractions when exact, float64 otherwise (layer-internal)."""
     return np.array([Fraction(0)] * n, dtype=object) if exact else np.zeros(n)
 
 
@@ -68,7 +84,7 @@ def sweep(initial: np.ndarray, stop_at: int, kern: Kernel, exact: bool) -> tuple
     A, D = initial.shape[0] - 1, initial.shape[1] - 1
     start = {(a, d): Fraction(p) for (a, d), p in np.ndenumerate(initial) if p}
     if not start:
-        return _zeros(A + 1, True), np.full((min(stop_at, A) + 1, D + 1), Fraction(0), dtype=object)
+        return zero_vector(A + 1, True), np.full((min(stop_at, A) + 1, D + 1), Fraction(0), dtype=object)
     win_list, stop_list, _ = forward_exact_from(start, stop_at, kern, shape=(A, D))
     return np.array(win_list, dtype=object), np.array(stop_list, dtype=object)
 
@@ -93,7 +109,7 @@ def _move_on(won: Vector, keep: int, exact: bool) -> Vector:
     ``won[y]`` is the probability of holding it with ``y``; the result is the
     distribution of ``max(y - keep, 0)`` armies able to attack the next one.
     """
-    force = _zeros(len(won), exact)
+    force = zero_vector(len(won), exact)
     if keep < len(won):
         force[: len(won) - keep] = won[keep:]
     force[0] += sum(won[1 : keep + 1])
@@ -113,8 +129,11 @@ def armies_given(joint: Vector, total: Number, exact: bool) -> pd.Series:
     )
 
 
-def _mean_sd(distribution: Vector) -> tuple[Number, float]:
-    """Mean and standard deviation of a (normalized) distribution over 0..n."""
+def mean_sd(distribution: Vector) -> tuple[Number, float]:
+    """Mean and standard deviation of a (normalized) distribution over 0..n (layer-internal).
+
+    The mean is exact for a distribution of Fractions; the standard deviation is a float.
+    """
     values = np.arange(len(distribution))
     mean = sum(distribution * values)
     variance = sum(distribution * (values - mean) ** 2)
@@ -156,7 +175,16 @@ def describe_path(path: Sequence[int]) -> str:
     return f"defenders=<path of {len(path)} territories, at most {shown(max(path))} defenders>"
 
 
-def _steps(name: str, value: int | Sequence[int], n: int, minimum: int) -> tuple[int, ...]:
+def check_steps(name: str, value: int | Sequence[int], n: int, minimum: int) -> tuple[int, ...]:
+    """A per-territory argument such as ``leave``, checked: one int for every step, or one per territory.
+
+    Layer-internal.  Returns ``n`` ints, each ``>= minimum``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a value that is not an integer, is below ``minimum``, or a sequence not of length ``n``.
+    """
     if is_sequence(value):
         values = tuple(check_int(f"{name}[{i}]", v, minimum=minimum) for i, v in enumerate(value))
         if len(values) != n:
@@ -165,7 +193,14 @@ def _steps(name: str, value: int | Sequence[int], n: int, minimum: int) -> tuple
     return (check_int(name, value, minimum=minimum),) * n
 
 
-def _path(defenders: int | Sequence[int]) -> tuple[int, ...]:
+def check_path(defenders: int | Sequence[int]) -> tuple[int, ...]:
+    """The ``defenders`` of a path, checked: an int (one territory) or a non-empty sequence (layer-internal).
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an empty path, or defenders that are not integers ``>= 1``.
+    """
     if is_sequence(defenders):
         path = tuple(check_int(f"defenders[{i}]", d, minimum=1) for i, d in enumerate(defenders))
         if not path:
@@ -216,9 +251,9 @@ class Conquest:
         rules: object = None,
     ) -> None:
         self.attackers = check_int("attackers", attackers, minimum=0)
-        self.defenders = _path(defenders)
-        self.leave = _steps("leave", leave, len(self.defenders), minimum=0)
-        self.exact = _check_exact(exact)
+        self.defenders = check_path(defenders)
+        self.leave = check_steps("leave", leave, len(self.defenders), minimum=0)
+        self.exact = check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
         X = self.attackers
         starts = [(X, d) for d in self.defenders]
@@ -232,7 +267,7 @@ class Conquest:
             hint="use exact=False; " if self.exact else "",
         )
         kern = kernel(self.rules)
-        force = _zeros(X + 1, self.exact)
+        force = zero_vector(X + 1, self.exact)
         force[X] = 1
         self.forces: list[Vector] = []
         self.captures: list[Vector] = []
@@ -280,7 +315,7 @@ class Conquest:
     @cached_property
     def success_probability(self) -> Number:
         """Probability that every territory of the path is captured."""
-        return _number(sum(self.captures[-1]), self.exact)
+        return plain_number(sum(self.captures[-1]), self.exact)
 
     @cached_property
     def final_distribution(self) -> pd.Series:
@@ -303,7 +338,7 @@ class Conquest:
     def expected_final_armies_if_success(self) -> Number:
         """Mean armies in the last territory, given that every territory falls."""
         distribution = self.final_distribution
-        return _number(sum(distribution * distribution.index), self.exact)
+        return plain_number(sum(distribution * distribution.index), self.exact)
 
     def step_table(self) -> pd.DataFrame:
         """One row per step.
@@ -330,7 +365,7 @@ class Conquest:
                 "capture_probability_if_reached": None,
             }
             if reach > 0:
-                mean, sd = _mean_sd(force / reach)
+                mean, sd = mean_sd(force / reach)
                 row.update(expected_attackers=mean, std_attackers=sd, capture_probability_if_reached=sum(won) / reach)
             rows.append(row)
         return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="step"))

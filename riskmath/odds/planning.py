@@ -29,14 +29,14 @@ from riskmath.odds.conquests import (
     Conquest,
     Number,
     Vector,
-    _check_exact,
-    _number,
-    _path,
-    _steps,
-    _zeros,
     battles_cost,
+    check_exact,
+    check_path,
+    check_steps,
     describe_path,
+    plain_number,
     sweep,
+    zero_vector,
 )
 from riskmath.odds.dice import CombatRules, resolve_rules
 from riskmath.odds.plans import Target, plan_cost, success_functions
@@ -98,8 +98,8 @@ def armies_needed(
     >>> armies_needed([3, 2, 2], 0.75)
     11
     """
-    path = _path(defenders)
-    leaves = _steps("leave", leave, len(path), minimum=0)
+    path = check_path(defenders)
+    leaves = check_steps("leave", leave, len(path), minimum=0)
     wanted = check_probability("probability", probability)
     limit = check_int("max_attackers", max_attackers, minimum=1)
     combat = resolve_rules(rules)
@@ -174,7 +174,7 @@ class CombinedAttack:
         self.stacks = tuple(check_int(f"stacks[{i}]", s, minimum=0) for i, s in enumerate(stacks))
         self.defenders = check_int("defenders", defenders, minimum=1)
         self.stop_at = check_int("stop_at", stop_at, minimum=0)
-        self.exact = _check_exact(exact)
+        self.exact = check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
         D = self.defenders
         memory, seconds = battles_cost([(a, D) for a in self.stacks], self.rules, self.exact, 2 * len(self.stacks))
@@ -188,7 +188,7 @@ class CombinedAttack:
             hint="use exact=False; " if self.exact else "",
         )
         kern = kernel(self.rules)
-        left = _zeros(D + 1, self.exact)  # defenders left; index 0 = captured
+        left = zero_vector(D + 1, self.exact)  # defenders left; index 0 = captured
         left[D] = 1
         self._survivors: list[Vector] = []
         self._captured_by: list[Number] = []
@@ -203,7 +203,7 @@ class CombinedAttack:
             survivors[a] += left[0]  # the territory had already fallen: this stack keeps its armies
             self._survivors.append(survivors)
             self._captured_by.append(sum(win))
-            new_left = _zeros(D + 1, self.exact)
+            new_left = zero_vector(D + 1, self.exact)
             new_left[0] = left[0] + sum(win)
             new_left[1:] = stop.sum(axis=0)[1:]
             left = new_left
@@ -215,7 +215,7 @@ class CombinedAttack:
     @property
     def capture_probability(self) -> Number:
         """Probability that one of the stacks takes the territory."""
-        return _number(self._left[0], self.exact)
+        return plain_number(self._left[0], self.exact)
 
     def captured_by(self) -> pd.Series:
         """P(stack ``j`` makes the capture), indexed by ``j = 0..``; sums to the capture probability."""
@@ -383,7 +383,7 @@ def defence_allocations(
         raise InvalidArgumentError(
             f"more than MAX_ALLOCATIONS={MAX_ALLOCATIONS} allocations of total={shown(t)} over territories={shown(n)}"
         )
-    exact = _check_exact(exact)
+    exact = check_exact(exact)
     combat = resolve_rules(rules)
     # Every allocation is one conquest of a path of n territories holding t armies in all.
     memory, seconds = battles_cost([(a, t - n + 1)], combat, exact, 2 * min(n, 2**100))
@@ -397,7 +397,7 @@ def defence_allocations(
         seconds=seconds * count,
         hint="use exact=False; " if exact else "",
     )
-    leaves = _steps("leave", leave, n, minimum=0)
+    leaves = check_steps("leave", leave, n, minimum=0)
     rows = []
     for cuts in combinations(range(1, t), n - 1):  # compositions of t into n positive parts
         bounds = (0, *cuts, t)
@@ -459,10 +459,10 @@ def success_curve(
     """
     import pandas as pd
 
-    path = _path(defenders)
+    path = check_path(defenders)
     X = check_int("max_attackers", max_attackers, minimum=0)
-    leaves = _steps("leave", leave, len(path), minimum=0)
-    exact = _check_exact(exact)
+    leaves = check_steps("leave", leave, len(path), minimum=0)
+    exact = check_exact(exact)
     plan: Target | None = None
     for d, keep in zip(reversed(path), reversed(leaves), strict=True):
         plan = Target(d, leave=keep, then=() if plan is None else (plan,))

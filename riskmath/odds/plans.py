@@ -36,13 +36,13 @@ from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._sweeps import Kernel, backward_cost, backward_exact, backward_float, kernel
 from riskmath.odds.conquests import (
     Vector,
-    _check_exact,
-    _mean_sd,
-    _number,
-    _zeros,
     armies_given,
     attack_with,
     battles_cost,
+    check_exact,
+    mean_sd,
+    plain_number,
+    zero_vector,
 )
 from riskmath.odds.dice import CombatRules, resolve_rules
 
@@ -286,7 +286,7 @@ class PlanResult:
         if not isinstance(plan, Target):
             raise InvalidArgumentError(f"plan must be a Target, got {shown(plan)}")
         self.plan = plan
-        self.exact = _check_exact(exact)
+        self.exact = check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
         self._nodes = _labeled(plan)
         self.labels = [label for label, _, _ in self._nodes]
@@ -305,7 +305,7 @@ class PlanResult:
         self._kern = kernel(self.rules)
         self._success = success_functions(plan, X, self._kern, self.exact)
         # Forward: plain marginals, and weighted by the success of the other branches.
-        start = _zeros(X + 1, self.exact)
+        start = zero_vector(X + 1, self.exact)
         start[X] = 1
         self._force: dict[str, Vector] = {}
         self._won: dict[str, Vector] = {}
@@ -326,8 +326,8 @@ class PlanResult:
         X = self.attackers
         child_labels = [lab for lab, _, parent in self._nodes if parent == label]
         for i, (child, child_label) in enumerate(zip(node.then, child_labels, strict=True)):
-            child_force = _zeros(X + 1, self.exact)
-            child_weighted = _zeros(X + 1, self.exact)
+            child_force = zero_vector(X + 1, self.exact)
+            child_weighted = zero_vector(X + 1, self.exact)
             for y in range(1, X + 1):
                 if not (won[y] or won_weighted[y]):
                     continue
@@ -343,7 +343,7 @@ class PlanResult:
     @cached_property
     def success_probability(self) -> Any:
         """Probability that every target of the plan falls."""
-        return _number(self._success[id(self.plan)][self.attackers], self.exact)
+        return plain_number(self._success[id(self.plan)][self.attackers], self.exact)
 
     def leaf_distribution(self, label: str) -> pd.Series:
         """Armies holding leaf ``label`` at the end, given that the whole plan succeeds.
@@ -387,7 +387,7 @@ class PlanResult:
             mean: Any = None
             sd: float | None = None
             if attacked > 0:
-                mean, sd = _mean_sd(force / attacked)
+                mean, sd = mean_sd(force / attacked)
             rows.append(
                 {
                     "parent": parent,

@@ -1,4 +1,9 @@
-"""Cached battle and conquest odds for agents and evaluation (floats, many small queries).
+"""Float odds grids for agents and evaluation: many small queries, answered from tables kept per combat variant.
+
+Win probabilities are read from grids of every battle up to a size (one
+backward sweep each, grown in powers of two), and chain successes from
+tables of battle endings, memoized; all float.  Not the cache of
+:func:`riskmath.battle`'s exact results: that is :mod:`riskmath.odds._battle_cache`.
 
 Re-exported by :mod:`riskmath.evaluate`, where they are documented.
 """
