@@ -12,8 +12,9 @@ Fraction(1445, 3888)
 0.7694
 """
 
+import fractions
 import importlib
-from fractions import Fraction
+import warnings
 from typing import TYPE_CHECKING
 
 from riskmath import _html
@@ -121,6 +122,11 @@ _LAZY = {
     ),
     **dict.fromkeys(("GameRecord", "play", "simulate", "win_probabilities"), "riskmath.sim"),
 }
+#: Names that still work but warn, with what to use instead (listed in the changelog; never removed in a minor release).
+_DEPRECATED = {
+    # The standard library's class, not riskmath's: exact results are plain fractions.Fraction values.
+    "Fraction": (fractions.Fraction, "fractions.Fraction (from fractions import Fraction)"),
+}
 #: Subpackages and modules reachable as attributes of ``riskmath`` without importing them first.
 _SUBMODULES = ("agents", "errors", "evaluate", "game", "odds", "plots", "sim", "tournament")
 
@@ -133,6 +139,10 @@ def __getattr__(name: str) -> object:
         return value
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _DEPRECATED:
+        value, instead = _DEPRECATED[name]
+        warnings.warn(f"riskmath.{name} is deprecated: use {instead}", DeprecationWarning, stacklevel=2)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -166,7 +176,6 @@ __all__ = [
     "EndPhase",
     "FirstPlayer",
     "Fortify",
-    "Fraction",
     "Game",
     "GameRecord",
     "GameState",

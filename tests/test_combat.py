@@ -9,6 +9,7 @@ and sge-risk [M10] for the variants; the Japanese Wikipedia article for the trad
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from game_helpers import build
@@ -91,7 +92,7 @@ def test_roll_outcomes_are_the_exact_odds(dice, defenders, defense):
     outcomes = dict(state.chance_outcomes())
     expected = {rm.RollOutcome(a, d): p for (a, d), p in rm.roll_odds(dice, defense).items()}
     assert outcomes == expected
-    assert all(isinstance(p, rm.Fraction) for p in outcomes.values())
+    assert all(isinstance(p, Fraction) for p in outcomes.values())
     assert sum(outcomes.values()) == 1
     assert isinstance(state.sample_chance(), rm.RollOutcome)
     assert state.sample_chance() == state.sample_chance()  # the generator is part of the state

@@ -103,3 +103,17 @@ def test_the_scipy_free_recurrence_is_lfilter_bit_for_bit(shape, pairs):
             assert ours.shape == theirs.shape
             assert ours.dtype == theirs.dtype
             assert ours.tobytes() == theirs.tobytes()
+
+
+def test_deprecated_names_warn_and_still_work():
+    # riskmath.Fraction left __all__ (it is the standard library's class); it still resolves, with a warning
+    # naming what to use instead.
+    import fractions
+
+    import riskmath as rm
+
+    assert "Fraction" not in rm.__all__
+    with pytest.warns(DeprecationWarning, match=r"riskmath\.Fraction is deprecated: use fractions\.Fraction"):
+        assert rm.Fraction is fractions.Fraction
+    with pytest.raises(AttributeError, match="no attribute 'Fractions'"):
+        _ = rm.Fractions
