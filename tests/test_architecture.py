@@ -1,19 +1,7 @@
 """The package's shape: layers that import only downwards, no import cycles, no module shadowed by a function.
 
-The layers, bottom to top (docs/architecture.rst draws them):
-
-0. the foundations: ``riskmath.errors``, ``riskmath._validation``, ``riskmath._html``, ``riskmath._version``;
-1. ``riskmath.odds``: the exact maths;
-2. ``riskmath.game``: the rules model;
-3. ``riskmath.evaluate``: positions valued from the odds;
-4. ``riskmath.agents``: who decides for a seat;
-5. ``riskmath.sim``: many games, tournaments;
-6. ``riskmath.envs``: integer actions and observations for learning agents, and the PettingZoo and Gymnasium
-   environments (``envs.pettingzoo``, ``envs.gymnasium``: the only modules importing those packages; no
-   exception is needed below, as neither package is forbidden in any layer);
-7. ``riskmath.plots``: pictures and notebook HTML;
-8. the front: ``riskmath`` itself, ``riskmath.cli``, ``riskmath.__main__`` and the import path
-   ``riskmath.tournament`` kept from earlier releases.
+The layers, bottom to top, and the modules each holds are the one list in ``riskmath/_layers.py``;
+docs/architecture.rst describes them (its picture is drawn from the same list).
 
 Every import counts, at module level or inside a function, except those under ``if TYPE_CHECKING:``
 (annotations only).
@@ -29,26 +17,10 @@ from pathlib import Path
 import pytest
 
 import riskmath
+from riskmath._layers import layer_of as find_layer
+from riskmath._layers import package_modules
 
 ROOT = Path(riskmath.__file__).parent
-
-LAYERS = {
-    "riskmath.errors": 0,
-    "riskmath._validation": 0,
-    "riskmath._html": 0,
-    "riskmath._version": 0,
-    "riskmath.odds": 1,
-    "riskmath.game": 2,
-    "riskmath.evaluate": 3,
-    "riskmath.agents": 4,
-    "riskmath.sim": 5,
-    "riskmath.envs": 6,
-    "riskmath.plots": 7,
-    "riskmath.cli": 8,
-    "riskmath.__main__": 8,
-    "riskmath.tournament": 8,
-    "riskmath": 8,
-}
 
 #: Third-party packages a layer may not import (the maths and the rules have no pictures, no I/O libraries).
 FORBIDDEN = {
@@ -61,24 +33,16 @@ FORBIDDEN = {
 }
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-MODULES = {_module_name(path): path for path in sorted(ROOT.rglob("*.py"))}
+MODULES = package_modules(ROOT)
 
 
 def layer_of(module: str) -> int:
-    best = ""
-    for prefix in LAYERS:
-        if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > len(best):
-            best = prefix
-    if not best:
-        raise AssertionError(f"{module} belongs to no layer: add it to LAYERS and to docs/architecture.rst")
-    return LAYERS[best]
+    layer = find_layer(module)
+    if layer is None:
+        raise AssertionError(
+            f"{module} belongs to no layer: add it to LAYERS in riskmath/_layers.py and to docs/architecture.rst"
+        )
+    return layer.number
 
 
 def _is_type_checking(node: ast.If) -> bool:
