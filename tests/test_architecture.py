@@ -1,19 +1,8 @@
 """The package's shape: layers that import only downwards, no import cycles, no module shadowed by a function.
 
-The layers, bottom to top (docs/architecture.rst draws them):
-
-0. the foundations: ``riskmath.errors``, ``riskmath._validation``, ``riskmath._html``, ``riskmath._version``;
-1. ``riskmath.odds``: the exact maths;
-2. ``riskmath.game``: the rules model;
-3. ``riskmath.evaluate``: positions valued from the odds;
-4. ``riskmath.agents``: who decides for a seat;
-5. ``riskmath.sim``: many games, tournaments;
-6. ``riskmath.envs``: integer actions and observations for learning agents, and the PettingZoo and Gymnasium
-   environments (``envs.pettingzoo``, ``envs.gymnasium``: the only modules importing those packages; no
-   exception is needed below, as neither package is forbidden in any layer);
-7. ``riskmath.plots``: pictures and notebook HTML;
-8. the front: ``riskmath`` itself, ``riskmath.cli``, ``riskmath.__main__`` and the import path
-   ``riskmath.tournament`` kept from earlier releases.
+The layers, bottom to top, and the modules each holds are the one list in ``riskmath/_layers.py``;
+docs/architecture.rst describes them (its picture is drawn from the same list) and must name every module of
+the package in its layer's section, with a line on its job.
 
 Every import counts, at module level or inside a function, except those under ``if TYPE_CHECKING:``
 (annotations only).
@@ -24,31 +13,17 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 
 import pytest
 
 import riskmath
+from riskmath._layers import LAYERS, package_modules, page_name
+from riskmath._layers import layer_of as find_layer
 
 ROOT = Path(riskmath.__file__).parent
-
-LAYERS = {
-    "riskmath.errors": 0,
-    "riskmath._validation": 0,
-    "riskmath._html": 0,
-    "riskmath._version": 0,
-    "riskmath.odds": 1,
-    "riskmath.game": 2,
-    "riskmath.evaluate": 3,
-    "riskmath.agents": 4,
-    "riskmath.sim": 5,
-    "riskmath.envs": 6,
-    "riskmath.plots": 7,
-    "riskmath.cli": 8,
-    "riskmath.__main__": 8,
-    "riskmath.tournament": 8,
-    "riskmath": 8,
-}
+PAGE = ROOT.parent / "docs" / "architecture.rst"
 
 #: Third-party packages a layer may not import (the maths and the rules have no pictures, no I/O libraries).
 FORBIDDEN = {
@@ -61,24 +36,16 @@ FORBIDDEN = {
 }
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-MODULES = {_module_name(path): path for path in sorted(ROOT.rglob("*.py"))}
+MODULES = package_modules(ROOT)
 
 
 def layer_of(module: str) -> int:
-    best = ""
-    for prefix in LAYERS:
-        if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > len(best):
-            best = prefix
-    if not best:
-        raise AssertionError(f"{module} belongs to no layer: add it to LAYERS and to docs/architecture.rst")
-    return LAYERS[best]
+    layer = find_layer(module)
+    if layer is None:
+        raise AssertionError(
+            f"{module} belongs to no layer: add it to LAYERS in riskmath/_layers.py and to docs/architecture.rst"
+        )
+    return layer.number
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -178,6 +145,83 @@ def test_the_checker_sees_an_upward_import(tmp_path):
             test_imports_only_go_down("riskmath.odds._fake_for_test")
     finally:
         del MODULES["riskmath.odds._fake_for_test"]
+
+
+# -- docs/architecture.rst names every module in its layer's section ---------------------------------------------
+
+_HEADER = re.compile(r"^\*\*(\d+)\. (.+)$", re.MULTILINE)
+_BULLET = re.compile(r"^\s*\* ``([^`]+)``", re.MULTILINE)
+
+
+def page_sections(page: str) -> dict[int, tuple[str, str]]:
+    """The layers' sections of the page: number -> (header line, text up to the next header or section title)."""
+    body = page[page.index("\nThe layers\n") : page.index("\nThe rules that hold\n")]
+    headers = list(_HEADER.finditer(body))
+    ends = [header.start() for header in headers[1:]] + [len(body)]
+    return {int(header[1]): (header[0], body[header.start() : end]) for header, end in zip(headers, ends, strict=True)}
+
+
+def missing_from_page(page: str, modules: dict[str, Path]) -> list[str]:
+    """The modules the page does not name (in double backquotes) in the section of their layer."""
+    sections = page_sections(page)
+    missing = []
+    for module, path in sorted(modules.items()):
+        number, name = layer_of(module), page_name(path)
+        if f"``{name}``" not in sections.get(number, ("", ""))[1]:
+            missing.append(f"{module} (``{name}`` under **{number}. {LAYERS[number].name}**)")
+    return missing
+
+
+def stale_on_page(page: str, modules: dict[str, Path]) -> list[str]:
+    """The names that start a bullet of a layer's section but are no module of that layer."""
+    known = {(layer_of(module), page_name(path)) for module, path in modules.items()}
+    return [
+        f"``{name}`` under **{number}. {LAYERS[number].name}**"
+        for number, (_, text) in sorted(page_sections(page).items())
+        for name in _BULLET.findall(text)
+        if (number, name) not in known
+    ]
+
+
+def test_the_layers_are_numbered_bottom_to_top():
+    assert [layer.number for layer in LAYERS] == list(range(len(LAYERS)))
+
+
+def test_the_page_has_one_section_per_layer_headed_as_the_list_says():
+    headers = {number: header for number, (header, _) in page_sections(PAGE.read_text(encoding="utf-8")).items()}
+    assert headers == {layer.number: f"**{layer.number}. {layer.name}** — {layer.role}" for layer in LAYERS}
+
+
+def test_the_page_names_every_module_in_its_layer():
+    missing = missing_from_page(PAGE.read_text(encoding="utf-8"), MODULES)
+    assert not missing, "docs/architecture.rst names no line for these modules (add one with its job):\n" + "\n".join(
+        missing
+    )
+
+
+def test_the_page_describes_no_module_that_is_gone():
+    stale = stale_on_page(PAGE.read_text(encoding="utf-8"), MODULES)
+    assert not stale, "docs/architecture.rst describes modules that do not exist:\n" + "\n".join(stale)
+
+
+def test_the_page_check_sees_a_missing_or_misplaced_module(tmp_path):
+    # The checks above must be able to fail: a new module the page does not name is reported by its full name ...
+    page = PAGE.read_text(encoding="utf-8")
+    fake = tmp_path / "riskmath" / "odds" / "_fake_for_test.py"
+    assert "``_fake_for_test``" not in page
+    before = missing_from_page(page, MODULES)
+    after = missing_from_page(page, {**MODULES, "riskmath.odds._fake_for_test": fake})
+    assert sorted(set(after) - set(before)) == ["riskmath.odds._fake_for_test (``_fake_for_test`` under **1. odds**)"]
+    # ... a module named only in another layer's section is missing from its own (plots has a ``planning`` too) ...
+    sections = page_sections(page)
+    odds_only = sections[1][1].replace("* ``planning``", "* ``schedule``")
+    assert "``planning``" in sections[7][1]
+    edited = page.replace(sections[1][1], odds_only)
+    after = missing_from_page(edited, MODULES)
+    assert sorted(set(after) - set(before)) == ["riskmath.odds.planning (``planning`` under **1. odds**)"]
+    # ... and a bullet for a module that is gone is reported too.
+    stale = set(stale_on_page(edited, MODULES)) - set(stale_on_page(page, MODULES))
+    assert sorted(stale) == ["``schedule`` under **1. odds**"]
 
 
 def _packages() -> list[str]:

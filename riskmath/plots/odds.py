@@ -1,6 +1,7 @@
 """Pictures of odds tables, one roll, one battle, one conquest and a policy (use :mod:`riskmath.plots`).
 
-Also holds the helpers every plot module shares (the colors live in
+Also holds :func:`axes_or_new`, the plots layer's helper for "these axes,
+or a new figure's" (the colors every picture shares live in
 :mod:`riskmath.plots.style`).  No mathematics here: the functions draw the
 numbers the library computes.
 """
@@ -40,8 +41,13 @@ __all__ = ["battle_outcomes", "conquest_reach", "odds_heatmap", "policy_map", "r
 # -- helpers shared by the plot modules ------------------------------------------
 
 
-def _axes(ax: Axes | None, figsize: tuple[float, float]) -> Axes:
-    """``ax``, or the axes of a new figure of size ``figsize``."""
+def axes_or_new(ax: Axes | None, figsize: tuple[float, float]) -> Axes:
+    """``ax``, or the axes of a new figure of size ``figsize``.
+
+    A helper of the plots layer (the odds and planning pictures call it), not
+    part of the public API: it is not in ``__all__`` nor re-exported by
+    :mod:`riskmath.plots`.
+    """
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
@@ -109,7 +115,7 @@ def roll_outcomes(odds: RollOdds, ax: Axes | None = None, *, title: str | None =
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     _check_instance("odds", odds, RollOdds, "riskmath.roll_odds(attacker_dice, defender_dice)")
-    ax = _axes(ax, (6, 4))
+    ax = axes_or_new(ax, (6, 4))
     items = sorted(odds.items(), key=lambda item: -item[0][0])  # the attacker's heaviest loss first
     losses = [key for key, _ in items]
     colors = [ATTACKER_COLOR if d > a else DEFENDER_COLOR if a > d else EVEN_COLOR for a, d in losses]
@@ -159,7 +165,7 @@ def battle_outcomes(battle: Battle, ax: Axes | None = None, *, title: str | None
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     _check_instance("battle", battle, Battle, "riskmath.battle(attackers, defenders)")
-    ax = _axes(ax, (7, 4))
+    ax = axes_or_new(ax, (7, 4))
     wins = {a: float(p) for (a, d), p in battle.outcomes.items() if d == 0}
     holds = {d: float(p) for d, p in battle.defenders_left_distribution.items() if d > 0}
     attackers = np.arange(1, battle.attackers + 1)
@@ -222,7 +228,7 @@ def conquest_reach(conquest: Conquest, ax: Axes | None = None, *, title: str | N
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     _check_instance("conquest", conquest, Conquest, "riskmath.conquest(attackers, defenders)")
-    ax = _axes(ax, (7, 4))
+    ax = axes_or_new(ax, (7, 4))
     reach = conquest.reach_probabilities
     steps = np.array(reach.index, dtype=int)
     colors = [EVEN_COLOR] * (len(steps) - 1) + [ATTACKER_COLOR]
@@ -319,7 +325,7 @@ def odds_heatmap(
         raise InvalidArgumentError(f"contour must be a probability or None, got {contour!r}")
     if contour is not None and not 0 < contour < 1:
         raise InvalidArgumentError(f"contour must be strictly between 0 and 1, got {contour!r}")
-    ax = _axes(ax, (7, 6))
+    ax = axes_or_new(ax, (7, 6))
     values = table.to_numpy(dtype=float)
     probability = _is_probability(table, values)
     limits = (0.0, 1.0) if probability else (None, None)
@@ -427,7 +433,7 @@ def policy_map(policy: Policy, ax: Axes | None = None, *, title: str | None = No
     from matplotlib.patches import Patch
 
     _check_instance("policy", policy, Policy, "riskmath.optimal_policy(attackers, defenders)")
-    ax = _axes(ax, (7, 6))
+    ax = axes_or_new(ax, (7, 6))
     actions = policy.table()["action"]
     categories = _policy_categories(list(actions))
     codes = np.zeros((policy.attackers, policy.defenders), dtype=int)

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from riskmath.odds.planning import armies_needed, success_curve
-from riskmath.plots.odds import _axes
+from riskmath.plots.odds import axes_or_new
 from riskmath.plots.style import ATTACKER_COLOR
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def success_curves(
     (['3 then 2', '5'], 'P(success)')
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    ax = _axes(ax, (7, 4.5))
+    ax = axes_or_new(ax, (7, 4.5))
     for name in curves.columns:
         ax.plot(curves.index, curves[name].astype(float), label=str(name))
     for level in thresholds:
@@ -120,7 +120,7 @@ def success_vs_attackers(
     if max_attackers is None:
         max_attackers = max(2 * needed, 10)
     curve = success_curve(defenders, max_attackers, rules=rules)
-    ax = _axes(ax, (7, 4.5))
+    ax = axes_or_new(ax, (7, 4.5))
     ax.plot(
         curve.index, curve.to_numpy(dtype=float), marker="o", markersize=3, color=ATTACKER_COLOR, label="P(success)"
     )

@@ -1,0 +1,179 @@
+"""The ``riskmath`` command's argument parser (private to :mod:`riskmath.cli`).
+
+:func:`build_parser` declares every verb and option; the argparse types
+here refuse a bad number in one line that names it, and :class:`Parser`
+turns argparse's own errors into a :class:`UsageError` instead of printing
+and exiting, so that :mod:`riskmath.cli._output` reports every error the
+same way.  Nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from fractions import Fraction
+
+from riskmath import __version__
+from riskmath._validation import shown
+from riskmath.odds.battles import STATISTICS
+from riskmath.odds.tables import FORMATS
+
+__all__ = ["MAX_DIGITS", "Parser", "UsageError", "build_parser"]
+
+
+class UsageError(Exception):
+    """Arguments the parser refuses (printed as one ``riskmath: error:`` line, exit status 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and never exit by themselves."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse quotes the bad text (an unknown choice, an extra argument): never echo a huge one in full.
+        raise UsageError(
+            re.sub(r"\S{80,}", lambda match: f"{match.group()[:60]}... ({len(match.group())} characters)", message)
+        )
+
+
+#: Longest argument text parsed as a number: more digits than any count or probability could need.
+MAX_DIGITS = 400
+
+
+def _probability(text: str) -> Fraction:
+    """argparse type: a probability strictly between 0 and 1 (decimal or p/q)."""
+    # Fraction("1e-999999999") would build a billion-digit power of ten: refuse long texts and big exponents.
+    exponent = text.lower().partition("e")[2]
+    if len(text) > MAX_DIGITS or (exponent.lstrip("+-").isdigit() and len(exponent.lstrip("+-")) > 3):
+        raise argparse.ArgumentTypeError(f"expected a probability such as 0.9 or 9/10, got {shown(text)}")
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"expected a probability such as 0.9 or 9/10, got {shown(text)}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a probability strictly between 0 and 1, got {shown(text)}")
+    return value
+
+
+def _count(text: str) -> int:
+    """argparse type: a non-negative integer, with the bad text in the message."""
+    try:
+        if len(text) > MAX_DIGITS:
+            raise ValueError(text)
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {shown(text)}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {shown(text)}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    """argparse type: a positive integer or -1 (every CPU)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}") from None
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}")
+    return value
+
+
+def _add_rules_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("combat rules (default: classic 1993)")
+    group.add_argument("--attacker-max-dice", type=_count, default=3, metavar="N")
+    group.add_argument("--defender-max-dice", type=_count, default=2, metavar="N")
+    group.add_argument("--attacker-sides", type=_count, default=6, metavar="N")
+    group.add_argument("--defender-sides", type=_count, default=6, metavar="N")
+    group.add_argument("--ties", choices=("defender", "attacker"), default="defender")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``riskmath`` command."""
+    parser = Parser(prog="riskmath", description="Exact odds for the board game RISK.")
+    parser.add_argument("--version", action="version", version=f"riskmath {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    roll = commands.add_parser("roll", help="odds of one roll of the dice")
+    roll.add_argument("attacker_dice", type=_count)
+    roll.add_argument("defender_dice", type=_count)
+    roll.add_argument("--attacker-sides", type=_count, default=6, metavar="N")
+    roll.add_argument("--defender-sides", type=_count, default=6, metavar="N")
+    roll.add_argument("--ties", choices=("defender", "attacker"), default="defender")
+    roll.add_argument("--json", action="store_true", help="print JSON")
+
+    odds = commands.add_parser("odds", help="a whole battle: win probability, survivors, losses")
+    odds.add_argument("attackers", type=_count, help="armies able to attack (the territory holds one more)")
+    odds.add_argument("defenders", type=_count)
+    odds.add_argument("--stop-at", type=_count, default=0, metavar="K", help="retreat at K attackers or fewer")
+    odds.add_argument("--exact", action="store_true", help="exact fractions")
+    odds.add_argument("--json", action="store_true", help="print JSON")
+    _add_rules_options(odds)
+
+    table = commands.add_parser("table", help="a statistic for every start state of a grid")
+    table.add_argument("--attackers", type=_count, default=10, metavar="A")
+    table.add_argument("--defenders", type=_count, default=10, metavar="D")
+    table.add_argument("--stat", choices=STATISTICS, default="win_probability")
+    table.add_argument("--format", choices=FORMATS, default="text")
+    table.add_argument("--precision", type=_count, default=4, metavar="N")
+    table.add_argument("--stop-at", type=_count, default=0, metavar="K")
+    table.add_argument("--exact", action="store_true")
+    _add_rules_options(table)
+
+    chain = commands.add_parser("conquest", help="one stack taking a path of territories")
+    chain.add_argument("attackers", type=_count, help="armies able to attack (the territory holds one more)")
+    chain.add_argument("defenders", type=_count, nargs="+", help="defending armies of each territory, in order")
+    chain.add_argument("--leave", type=_count, default=1, metavar="N", help="armies left in each captured territory")
+    chain.add_argument("--exact", action="store_true")
+    chain.add_argument("--json", action="store_true", help="print JSON")
+    _add_rules_options(chain)
+
+    need = commands.add_parser("need", help="fewest attackers that take a path with a given probability")
+    need.add_argument("defenders", type=_count, nargs="+", help="defending armies of each territory, in order")
+    need.add_argument("--p", dest="probability", type=_probability, required=True, metavar="P")
+    need.add_argument("--leave", type=_count, default=1, metavar="N")
+    _add_rules_options(need)
+
+    policy = commands.add_parser("policy", help="where an optimal attacker (or defender) throws fewer dice")
+    policy.add_argument("attackers", type=_count)
+    policy.add_argument("defenders", type=_count)
+    policy.add_argument("--objective", choices=("win", "win_with"), default="win")
+    policy.add_argument("--min-left", type=_count, default=1, metavar="M", help="for --objective win_with")
+    policy.add_argument("--no-stop", action="store_true", help="the attacker may not break off")
+    policy.add_argument("--two-sided", action="store_true", help="the defender chooses its dice too")
+    policy.add_argument("--exact", action="store_true")
+    _add_rules_options(policy)
+
+    sim = commands.add_parser("simulate", help="play many games between agents and summarise them")
+    sim.add_argument("--players", type=_count, default=4)
+    sim.add_argument("--agents", required=True, help="comma-separated, one per seat: random, aggressive")
+    sim.add_argument("--games", type=_count, default=100)
+    sim.add_argument(
+        "--jobs", type=_jobs, default=1, help="worker processes, -1 for one per CPU (at most one per CPU and game)"
+    )
+    sim.add_argument("--seed", type=_count, default=0)
+    sim.add_argument("--max-turns", type=_count, default=300, metavar="N")
+    sim.add_argument("--preset", default="us_1993", help="rules preset (see the docs)")
+    sim.add_argument("--out", default=None, metavar="CSV", help="also write one row per game to this CSV file")
+    sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
+
+    outlook = commands.add_parser("outlook", help="who wins from a saved position: games played on from it")
+    outlook.add_argument("position", help="a saved GameState (GameState.to_json), or - for standard input")
+    outlook.add_argument(
+        "--agents", default="odds", help="one agent for every seat, or comma-separated, one per seat (default odds)"
+    )
+    outlook.add_argument("--games", type=_count, default=500)
+    outlook.add_argument(
+        "--jobs", type=_jobs, default=1, help="worker processes, -1 for one per CPU (at most one per CPU and game)"
+    )
+    outlook.add_argument("--seed", type=_count, default=0)
+    outlook.add_argument(
+        "--max-turns", type=_count, default=None, metavar="N", help="at most N more player-turns from the position"
+    )
+    outlook.add_argument("--out", default=None, metavar="CSV", help="also write the table to this CSV file")
+    outlook.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
+    outlook.add_argument(
+        "--estimate",
+        action="store_true",
+        help="also show the calibrated fast estimate (riskmath.evaluate.estimate_win_probabilities)",
+    )
+    return parser

@@ -1,0 +1,310 @@
+"""The ``riskmath`` command's verbs (private to :mod:`riskmath.cli`): call the library, format its answer.
+
+One function per verb (:data:`VERBS` maps each name to it) takes the parsed
+arguments and returns the text to print.  The numbers come from the library
+(:mod:`riskmath.odds`, :mod:`riskmath.sim`, :mod:`riskmath.evaluate`); a verb
+only arranges them.  ``simulate`` and ``outlook`` write their ``--out`` files
+and report interruptions through :mod:`riskmath.cli._output`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import warnings
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from riskmath.cli._output import InterruptedRunError, OutFileError, RowWriter, check_out, notes, write_table
+from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted
+from riskmath.odds.battles import STATISTICS, battle
+from riskmath.odds.conquests import conquest
+from riskmath.odds.dice import CombatRules, roll_odds
+from riskmath.odds.planning import armies_needed
+from riskmath.odds.policy import optimal_policy
+from riskmath.odds.tables import format_table, odds_table
+
+__all__ = ["VERBS"]
+
+
+def _rules(args: argparse.Namespace) -> CombatRules:
+    return CombatRules(
+        attacker_max_dice=args.attacker_max_dice,
+        defender_max_dice=args.defender_max_dice,
+        attacker_sides=args.attacker_sides,
+        defender_sides=args.defender_sides,
+        ties=args.ties,
+    )
+
+
+def _show(value: object) -> str:
+    if isinstance(value, Fraction):
+        return f"{value}  (~{float(value):.6f})"
+    return f"{float(value):.6f}"  # type: ignore[arg-type]
+
+
+def _jsonable(value: object) -> object:
+    return str(value) if isinstance(value, Fraction) else float(value)  # type: ignore[arg-type]
+
+
+def _roll(args: argparse.Namespace) -> str:
+    odds = roll_odds(
+        args.attacker_dice,
+        args.defender_dice,
+        attacker_sides=args.attacker_sides,
+        defender_sides=args.defender_sides,
+        ties=args.ties,
+    )
+    if args.json:
+        rows = [
+            {"attacker_losses": a, "defender_losses": d, "probability": str(p), "float": float(p)}
+            for (a, d), p in odds.items()
+        ]
+        return json.dumps(rows)
+    lines = [f"{args.attacker_dice} v {args.defender_dice} dice: attacker_losses defender_losses probability"]
+    lines += [f"  {a} {d}  {p}  (~{float(p):.6f})" for (a, d), p in odds.items()]
+    return "\n".join(lines)
+
+
+def _odds(args: argparse.Namespace) -> str:
+    result = battle(args.attackers, args.defenders, stop_at=args.stop_at, exact=args.exact, rules=_rules(args))
+    # The statistics of result.summary(), without building its pandas Series (importing pandas is most of the time).
+    stats = {
+        name: getattr(result, name)
+        for name in STATISTICS
+        if name != "expected_attackers_left_if_won" or result.win_probability > 0
+    }
+    if args.json:
+        document = {"attackers": args.attackers, "defenders": args.defenders, "stop_at": args.stop_at}
+        document.update({name: _jsonable(value) for name, value in stats.items()})
+        return json.dumps(document)
+    title = f"{args.attackers} attackers (armies able to attack) v {args.defenders} defenders"
+    if args.stop_at:
+        title += f", stopping at {args.stop_at}"
+    lines = [title]
+    lines += [f"  {name:<32} {_show(value)}" for name, value in stats.items()]
+    return "\n".join(lines)
+
+
+def _table(args: argparse.Namespace) -> str:
+    table = odds_table(
+        args.attackers,
+        args.defenders,
+        statistic=args.stat,
+        stop_at=args.stop_at,
+        exact=args.exact,
+        rules=_rules(args),
+    )
+    return format_table(table, args.format, precision=args.precision)
+
+
+def _conquest(args: argparse.Namespace) -> str:
+    result = conquest(args.attackers, args.defenders, leave=args.leave, exact=args.exact, rules=_rules(args))
+    steps = result.step_table()
+    success = result.success_probability
+    final = result.expected_final_armies_if_success if success > 0 else None
+    if args.json:
+        document = {
+            "attackers": args.attackers,
+            "defenders": list(args.defenders),
+            "leave": args.leave,
+            "success_probability": _jsonable(success),
+            "reach_probabilities": [_jsonable(p) for p in result.reach_probabilities],
+            "expected_final_armies_if_success": None if final is None else _jsonable(final),
+        }
+        return json.dumps(document)
+    lines = [
+        f"{args.attackers} attackers (armies able to attack) v path {list(args.defenders)}, leaving {args.leave}",
+        f"  success_probability              {_show(success)}",
+    ]
+    if final is not None:
+        lines.append(f"  expected_final_armies_if_success {_show(final)}")
+    lines.append("  step  defenders  P(reach)  E[attackers]  sd  P(capture)")
+    for k, row in steps.iterrows():
+        mean = "-" if row["expected_attackers"] is None else f"{float(row['expected_attackers']):.3f}"
+        sd = "-" if row["std_attackers"] is None else f"{row['std_attackers']:.3f}"
+        lines.append(
+            f"  {k:>4}  {int(row['defenders']):>9}  {float(row['reach_probability']):.6f}  {mean:>12}  {sd}"
+            f"  {float(row['capture_probability']):.6f}"
+        )
+    return "\n".join(lines)
+
+
+def _need(args: argparse.Namespace) -> str:
+    n = armies_needed(args.defenders, args.probability, leave=args.leave, rules=_rules(args))
+    achieved = conquest(n, args.defenders, leave=args.leave, rules=_rules(args)).success_probability
+    return (
+        f"{n} armies able to attack (the territory holds {n + 1}) take {list(args.defenders)} "
+        f"with probability {achieved:.6f} >= {float(args.probability):g}"
+    )
+
+
+def _policy(args: argparse.Namespace) -> str:
+    policy = optimal_policy(
+        args.attackers,
+        args.defenders,
+        args.objective,
+        min_left=args.min_left,
+        allow_stop=not args.no_stop,
+        two_sided=args.two_sided,
+        exact=args.exact,
+        rules=_rules(args),
+    )
+    attacker = policy.deviations()
+    lines = [
+        f"{policy!r}",
+        f"  optimal value      {_show(policy.value)}",
+        f"  max-dice value     {_show(policy.max_dice_value)}",
+        f"  states where the attacker should not throw maximum dice: {len(attacker)}",
+    ]
+    lines += [f"    {a} v {d}: {dict(row['attacker_strategy'])}" for (a, d), row in attacker.head(20).iterrows()]
+    if args.two_sided:
+        defender = policy.defender_deviations()
+        lines.append(f"  states where the defender should not throw maximum dice: {len(defender)}")
+        lines += [f"    {a} v {d}: {dict(row['defender_strategy'])}" for (a, d), row in defender.head(20).iterrows()]
+    return "\n".join(lines)
+
+
+def _simulate(args: argparse.Namespace) -> str:
+    from riskmath.agents import make_agent
+    from riskmath.game.game import Game
+    from riskmath.game.rules import Rules
+    from riskmath.sim.simulation import simulate
+
+    names = [name.strip() for name in args.agents.split(",")]
+    agents = [make_agent(name) for name in names]
+    game = Game(args.players, Rules.preset(args.preset), max_turns=args.max_turns)
+    writer = None
+    if args.out:
+        check_out(args.out)
+        columns = ["seed", "winner", "draw", "turns"]
+        columns += [f"{kind}_{seat}" for seat in range(game.players) for kind in ("territories", "armies")]
+        writer = RowWriter(args.out, columns)
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
+            warnings.simplefilter("always", RuntimeWarning)
+            table = simulate(
+                game, agents, args.games, seed=args.seed, n_jobs=args.jobs, progress=args.progress, on_game=writer
+            )
+    except (AgentError, SimulationInterrupted) as stop:
+        notes(caught)
+        kept = stop.results
+        where = ""
+        if writer is not None and kept is not None:
+            writer.close()
+            write_table(kept, args.out)
+            where = f", written to {args.out}"
+        count = 0 if kept is None else len(kept)  # type: ignore[arg-type]
+        if isinstance(stop, SimulationInterrupted):
+            raise InterruptedRunError(
+                f"interrupted: kept the {count} of {args.games} games that finished{where}"
+            ) from None
+        raise AgentError(f"{stop} (kept the {count} games that finished{where})") from stop
+    except OutFileError as error:  # the --out file filled the disk (or went away) mid-run
+        assert writer is not None
+        writer.close()
+        raise InvalidArgumentError(str(error)) from None
+    notes(caught)
+    if writer is not None:
+        writer.close()
+        write_table(table, args.out)
+    lines = [
+        f"{args.games} games, {args.players} players ({args.preset}), seed {args.seed}, cap {args.max_turns} turns"
+    ]
+    lines.append("  seat  agent        wins   share")
+    for seat, name in enumerate(names):
+        wins = int((table["winner"] == seat).sum())
+        lines.append(f"  {seat:>4}  {name:<11} {wins:>5}  {wins / args.games:6.1%}")
+    wins_by_agent: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        wins_by_agent[name] = wins_by_agent.get(name, 0) + int((table["winner"] == seat).sum())
+    lines.append("  by agent: " + ", ".join(f"{name} {wins}" for name, wins in wins_by_agent.items()))
+    lines.append(f"  draws {int(table['draw'].sum())}, mean player-turns {table['turns'].mean():.1f}")
+    return "\n".join(lines)
+
+
+def _read_position(path: str) -> Any:
+    """The saved state at ``path`` (``-``: standard input), refused in one line if unreadable or inconsistent."""
+    from riskmath.game.serialize import MAX_TEXT
+    from riskmath.game.state import GameState
+
+    if path == "-":
+        text = sys.stdin.read(MAX_TEXT + 1)
+    else:
+        if os.path.isdir(path):
+            raise InvalidArgumentError(f"position {path!r} is a directory, not a saved state")
+        try:
+            if os.path.getsize(path) > 4 * MAX_TEXT:  # (at most 4 bytes a character in UTF-8)
+                raise InvalidArgumentError(f"position {path!r} is larger than a saved state may be")
+            with open(path, encoding="utf-8") as file:
+                text = file.read(MAX_TEXT + 1)
+        except OSError as error:
+            raise InvalidArgumentError(f"position {path!r} cannot be read: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise InvalidArgumentError(f"position {path!r} is not UTF-8 text (a saved state is JSON)") from None
+    return GameState.from_json(text)
+
+
+def _outlook(args: argparse.Namespace) -> str:
+    from riskmath.sim.rollouts import win_probabilities
+
+    if args.out:
+        check_out(args.out)
+    state = _read_position(args.position)
+    names = [name.strip() for name in args.agents.split(",")]
+    agents: str | list[str] = names[0] if len(names) == 1 else names
+    if args.max_turns == 0:
+        raise InvalidArgumentError("--max-turns must be at least 1 (more player-turns from the position)")
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
+            warnings.simplefilter("always", RuntimeWarning)
+            table = win_probabilities(
+                state,
+                agents,
+                args.games,
+                seed=args.seed,
+                n_jobs=args.jobs,
+                max_turns=args.max_turns,
+                progress=args.progress,
+            )
+    except SimulationInterrupted:
+        raise InterruptedRunError("interrupted: no table (the shares need every game)") from None
+    notes(caught)
+    if args.estimate:
+        from riskmath.evaluate.estimate import estimate_win_probabilities
+
+        table["estimate"] = estimate_win_probabilities(state)
+    if args.out:
+        write_table(table, args.out, index=True)
+    seats = names if len(names) > 1 else names * state.game.players
+    attrs = table.attrs
+    lines = [
+        f"{state!r}: {args.games} games played on, seed {args.seed}, stopped at player-turn {attrs['turn_cap']}",
+        "  player  agent        win    (95% interval)" + ("     estimate" if args.estimate else ""),
+    ]
+    for player, row in table.iterrows():
+        who = seats[int(player)]
+        gone = "" if state.is_terminal() or state.alive(int(player)) else "  (eliminated)"
+        guess = f"  {row['estimate']:11.1%}" if args.estimate else ""
+        lines.append(
+            f"  {player:>6}  {who:<11} {row['win']:6.1%}  ({row['win_low']:5.1%} to {row['win_high']:5.1%})"
+            f"{guess}{gone}"
+        )
+    lines.append(f"  draws (turn cap) {attrs['draw']:6.1%}  ({attrs['draw_low']:5.1%} to {attrs['draw_high']:5.1%})")
+    return "\n".join(lines)
+
+
+#: Each verb's function, by the name typed on the command line.
+VERBS: dict[str, Callable[[argparse.Namespace], str]] = {
+    "roll": _roll,
+    "odds": _odds,
+    "table": _table,
+    "conquest": _conquest,
+    "need": _need,
+    "policy": _policy,
+    "simulate": _simulate,
+    "outlook": _outlook,
+}
