@@ -1,5 +1,6 @@
-"""Helpers for the rules-model tests: positions built by editing a state's JSON, seeded playouts, the one
-invariant checker every playout suite uses (``check_invariants``), and the fast/slow split of long sweeps.
+"""Helpers for the rules-model tests: positions built by editing a state's JSON, seeded playouts through one
+play loop (``play_until``), the one invariant checker every playout suite uses (``check_invariants``), and the
+fast/slow split of long sweeps.
 
 A position is built from a real state's JSON (``GameState.to_json``; the fields mirror ``FIELDS`` in
 ``riskmath/game/position.py``) with some fields replaced, then read back with ``GameState.from_json``, which checks it
@@ -9,6 +10,7 @@ discard pile.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -193,15 +195,39 @@ def play_until(
     stop: Callable[[rm.GameState], bool],
     rng: random.Random,
     *,
-    limit: int = 20000,
     choose: Callable[[rm.GameState, random.Random], Any] = random_action,
+    limit: int | None = 20000,
+    must_stop: bool = True,
+    check_every: int = 0,
+    record: list[Any] | None = None,
 ) -> rm.GameState:
-    """Apply random actions until ``stop(state)`` (checked before each action)."""
-    for _ in range(limit):
+    """The one play loop of the playout suites: apply ``choose(state, rng)`` until ``stop(state)``.
+
+    ``stop`` is checked before each action (``rm.GameState.is_terminal`` plays a game to its end); ``choose``
+    picks a decision or a chance outcome (by default a sampled outcome or a random legal action).  After
+    ``limit`` actions (None: no limit) the loop fails, or with ``must_stop=False`` returns the state reached.
+    With ``check_every`` the playouts' invariants are checked after every action (``check_invariants``, a
+    chosen decision in ``legal_actions()`` first), fully every ``check_every``-th step and at the game's end;
+    ``record`` collects the actions applied.
+    """
+    steps = itertools.count(1) if limit is None else range(1, limit + 1)
+    for step in steps:
         if stop(state):
             return state
-        state = state.apply(choose(state, rng))
-    raise AssertionError(f"no state met the condition in {limit} steps: {state!r}")
+        action = choose(state, rng)
+        if check_every and not state.is_chance_node():
+            assert action in state.legal_actions(), (state, action)
+        after = state.apply(action)
+        if record is not None:
+            record.append(action)
+        if check_every:
+            # A state that resolves chance at once may roll within an attack: no comparison with the one before.
+            before = None if state.auto_chance else state
+            check_invariants(after, before, full=step % check_every == 0 or after.is_terminal())
+        state = after
+    if must_stop and not stop(state):
+        raise AssertionError(f"no state met the condition in {limit} steps: {state!r}")
+    return state
 
 
 def after_setup(game: rm.Game, seed: int = 0) -> rm.GameState:

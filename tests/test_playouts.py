@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_helpers import check_ending, check_invariants, spread, tiered
+from game_helpers import check_ending, play_until, spread, tiered
 
 import riskmath as rm
 
@@ -15,20 +15,9 @@ CASES = [(p, preset) for preset in rm.Rules.presets() for p in (2, 3, 4, 6) if n
 @pytest.mark.parametrize(("players", "preset"), tiered(CASES, spread(CASES, at=1)))
 def test_random_playout(players, preset):
     game = rm.Game(players, rm.Rules.preset(preset), max_turns=40)
-    state = game.new_initial_state(seed=players)
-    rng = random.Random(players)
-    record = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance()
-        else:
-            legal = state.legal_actions()
-            action = rng.choice(legal)
-            assert action in legal
-        record.append(action)
-        after = state.apply(action)
-        check_invariants(after, state, full=len(record) % 4 == 0 or after.is_terminal())
-        state = after
+    record: list = []
+    start = game.new_initial_state(seed=players)
+    state = play_until(start, rm.GameState.is_terminal, random.Random(players), check_every=4, record=record)
     assert state.turn <= 40
     check_ending(state)  # a living winner, or a draw at exactly turn 40
     assert rm.GameState.from_json(state.to_json()) == state
@@ -37,11 +26,9 @@ def test_random_playout(players, preset):
 
 def test_same_seed_same_game():
     game = rm.Game(4, max_turns=30)
-    a = game.new_initial_state(seed=7, auto_chance=True)
-    b = game.new_initial_state(seed=7, auto_chance=True)
-    rng_a, rng_b = random.Random(1), random.Random(1)
-    while not a.is_terminal():
-        a = a.apply(rng_a.choice(a.legal_actions()))
-        b = b.apply(rng_b.choice(b.legal_actions()))
+    a, b = (
+        play_until(game.new_initial_state(seed=7, auto_chance=True), rm.GameState.is_terminal, random.Random(1))
+        for _ in range(2)
+    )
     assert a == b
     assert a.to_json() == b.to_json()

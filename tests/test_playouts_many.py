@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_helpers import aggressive, check_ending, check_invariants, random_action, spread, tiered
+from game_helpers import aggressive, check_ending, play_until, random_action, spread, tiered
 
 import riskmath as rm
 
@@ -23,14 +23,8 @@ CASES = [
 
 def playout(preset: str, players: int, seed: int, policy, max_turns: int) -> rm.GameState:
     game = rm.Game(players, rm.Rules.preset(preset), defender_decides=seed % 3 == 0, max_turns=max_turns)
-    state = game.new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_terminal():
-        after = state.apply(policy(state, rng))
-        step += 1
-        check_invariants(after, state, full=step % 5 == 0 or after.is_terminal())
-        state = after
+    start = game.new_initial_state(seed=seed)
+    state = play_until(start, rm.GameState.is_terminal, random.Random(seed), choose=policy, limit=None, check_every=5)
     check_ending(state)  # a living winner, or a draw at exactly max_turns
     assert state.turn <= max_turns
     return state

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_helpers import aggressive, check_invariants, random_action
+from game_helpers import aggressive, check_invariants, play_until, random_action
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -89,10 +89,8 @@ class Playout(RuleBasedStateMachine):
 
         Stops early at the rarer phases, so that the other rules get to try actions there.
         """
-        for _ in range(steps):
-            if self.state.is_terminal() or self.state.phase in RARE:
-                return
-            self.state = self.state.apply(self.policy(self.state, self.rng))
+        stop = lambda s: s.is_terminal() or s.phase in RARE  # noqa: E731
+        self.state = play_until(self.state, stop, self.rng, choose=self.policy, limit=steps, must_stop=False)
 
     @precondition(lambda self: not self.state.is_terminal())
     @rule(pick=st.integers(0, 10**6))

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
-from game_helpers import BONUS, CONTINENTS, after_setup, build, card_total, data_of, edit
+from game_helpers import BONUS, CONTINENTS, after_setup, build, card_total, data_of, edit, play_until
 
 import riskmath as rm
 
@@ -449,14 +450,17 @@ def test_deck_recycling_when_the_deck_is_empty():
 @pytest.mark.parametrize("cap", [1, 3, 7])
 def test_turn_cap_ends_in_a_draw(cap):
     game = rm.Game(3, max_turns=cap)
-    state = game.new_initial_state(seed=cap, auto_chance=True)
-    rng = random.Random(cap)
     turns = set()
-    while not state.is_terminal():
+
+    def hasty(state: rm.GameState, rng: random.Random) -> Any:
+        """A random action, or ending the phase three times in ten where it may."""
         turns.add(state.turn)
         legal = state.legal_actions()
         ends = [a for a in legal if isinstance(a, rm.EndPhase)]
-        state = state.apply(ends[0] if ends and rng.random() < 0.3 else rng.choice(legal))
+        return ends[0] if ends and rng.random() < 0.3 else rng.choice(legal)
+
+    start = game.new_initial_state(seed=cap, auto_chance=True)
+    state = play_until(start, rm.GameState.is_terminal, random.Random(cap), choose=hasty, check_every=1)
     assert state.turn == cap
     assert max(turns) == cap
     assert (state.winner, state.draw) == (None, True)
@@ -490,8 +494,12 @@ def test_a_turn_with_nothing_to_place_may_still_trade():
     )
     # End player 2's turn to reach player 0's reinforcement.
     position = position.apply(rm.EndPhase())
-    while position.current_player != 0 or position.phase is not rm.Phase.REINFORCE:
-        position = position.apply(position.sample_chance() if position.is_chance_node() else rm.EndPhase())
+    position = play_until(
+        position,
+        lambda s: s.current_player == 0 and s.phase is rm.Phase.REINFORCE,
+        random.Random(0),
+        choose=lambda s, _: s.sample_chance() if s.is_chance_node() else rm.EndPhase(),
+    )
     assert position.pool == 0
     legal = list(position.legal_actions())
     assert rm.EndPhase() in legal
