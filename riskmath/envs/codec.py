@@ -88,7 +88,14 @@ from riskmath.game.actions import (
     TradeCards,
 )
 from riskmath.game.cards import WILD
-from riskmath.game.chance import ROLL_BLOCK, TABLE_ATTACKERS, TABLE_DEFENDERS, block_weights, is_chance
+from riskmath.game.chance import (
+    ROLL_BLOCK,
+    TABLE_ATTACKERS,
+    TABLE_DEFENDERS,
+    blitz_piece,
+    block_weights,
+    is_chance,
+)
 from riskmath.game.legality import check_action, legal_ranges
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
@@ -605,19 +612,16 @@ class ActionCodec:
         return BattleChance(state, a, d, pos.pending.dice)
 
     def _battle_outcomes(self, piece: BattleChance) -> list[tuple[int, float]]:
-        game, a, d = self.game, piece.attackers, piece.defenders
-        if a <= BATTLE_ATTACKERS and d <= BATTLE_DEFENDERS:
-            table = game.blitz_table(a, d, piece.stop_at)
-            base, width = self.chance_layout["battle"].start, BATTLE_DEFENDERS + 1
-            return [(base + o.attackers_left * width + o.defenders_left, float(p)) for o, p in table.outcomes]
-        span = self._block_span
-        if a >= max(self._dice, piece.stop_at + 1) + span and d >= self._defend + span:
-            # far from both edges: BLOCK_ROLLS rolls at once, in which both sides keep their most dice
-            base = self.chance_layout["rolls"].start
-            return [(base + lost, p) for lost, p in enumerate(self._block) if p > 0]
-        table = game.roll_table(min(a, self._dice), min(d, self._defend))
-        base, width = self.chance_layout["roll"].start, self._defend + 1
-        return [(base + o.attacker_losses * width + o.defender_losses, float(p)) for o, p in table.outcomes]
+        """The ids of the next piece of a blitz (the rules model's :func:`~riskmath.game.chance.blitz_piece`)."""
+        kind, outcomes = blitz_piece(self.game, piece.attackers, piece.defenders, piece.stop_at)
+        base = self.chance_layout[kind].start
+        if kind == "battle":
+            width = BATTLE_DEFENDERS + 1
+            return [(base + o.attackers_left * width + o.defenders_left, p) for o, p in outcomes]
+        if kind == "rolls":  # far from both edges: BLOCK_ROLLS rolls at once, both sides keeping their most dice
+            return [(base + lost, p) for lost, p in outcomes if p > 0]
+        width = self._defend + 1
+        return [(base + o.attacker_losses * width + o.defender_losses, p) for o, p in outcomes]
 
     def encode_outcome(self, state: GameState, outcome: Any) -> int:
         """The id of a chance outcome at ``state`` (not of a big blitz's end: that goes in pieces).

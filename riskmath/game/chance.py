@@ -36,7 +36,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from riskmath._validation import check_cost, shown
 from riskmath.game.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies
@@ -322,6 +322,60 @@ def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[flo
     return tuple(cumulative.tolist()), rolls * pairs
 
 
+def block_clearance(combat: CombatRules, stop_at: int) -> tuple[int, int]:
+    """The fewest attackers and defenders from which a block of :data:`ROLL_BLOCK` rolls is one piece of a blitz.
+
+    From there on, ``ROLL_BLOCK`` rolls of the most dice on both sides never
+    bring either side to fewer dice, nor the attacker to ``stop_at``, so their
+    total losses (:func:`block_weights`) replace the rolls one by one.
+    """
+    span = ROLL_BLOCK * min(combat.attacker_max_dice, combat.defender_max_dice)
+    return max(combat.attacker_max_dice, stop_at + 1) + span, combat.defender_max_dice + span
+
+
+class BlitzPiece(NamedTuple):
+    """One piece of a blitz too big to be one chance outcome (see :func:`blitz_piece`)."""
+
+    #: ``"battle"``: the rest of the battle at once, from its table (outcomes: ``BattleOutcome``);
+    #: ``"rolls"``: :data:`ROLL_BLOCK` rolls of the most dice (outcomes: the attacker's losses, ``0 .. span``;
+    #: the defender loses the rest of ``span``); ``"roll"``: one roll (outcomes: ``RollOutcome``).
+    kind: str
+    #: ``(outcome, probability)`` pairs, the probabilities floats (each rounded once from the exact value).
+    outcomes: list[tuple[Any, float]]
+
+
+def blitz_piece(game: GameContext, attackers: int, defenders: int, stop_at: int) -> BlitzPiece:
+    """The next piece of a blitz at ``attackers`` able to attack and ``defenders``, with its exact odds.
+
+    The one definition of how a blitz too big for a single chance outcome is
+    listed in bounded pieces (the environments number them): within
+    :data:`TABLE_ATTACKERS` and :data:`TABLE_DEFENDERS`, the whole battle from
+    its table; clear of both edges (:func:`block_clearance`), a block of
+    :data:`ROLL_BLOCK` rolls; else one roll.  The battle is a Markov chain of
+    rolls, so the pieces compose to exactly its distribution, the one
+    :func:`battle` samples from.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> game = rm.Game(2)
+    >>> blitz_piece(game, 3, 2, 0).kind, blitz_piece(game, 500, 500, 0).kind, blitz_piece(game, 500, 2, 0).kind
+    ('battle', 'rolls', 'roll')
+    >>> round(sum(p for _, p in blitz_piece(game, 500, 500, 0).outcomes), 12)
+    1.0
+    """
+    combat = game.rules.combat
+    if attackers <= TABLE_ATTACKERS and defenders <= TABLE_DEFENDERS:
+        table = game.blitz_table(attackers, defenders, stop_at)
+        return BlitzPiece("battle", [(o, float(p)) for o, p in table.outcomes])
+    clear_a, clear_d = block_clearance(combat, stop_at)
+    if attackers >= clear_a and defenders >= clear_d:
+        weights, scale = block_weights(combat)
+        return BlitzPiece("rolls", [(lost, w / scale) for lost, w in enumerate(weights) if w > 0])
+    table = game.roll_table(min(attackers, combat.attacker_max_dice), min(defenders, combat.defender_max_dice))
+    return BlitzPiece("roll", [(o, float(p)) for o, p in table.outcomes])
+
+
 def roll_out(game: GameContext, a: int, d: int, stop_at: int, stream: int) -> BattleOutcome:
     """A blitz rolled out with numbers from the SplitMix64 stream after ``stream`` (a :func:`substream`).
 
@@ -334,8 +388,7 @@ def roll_out(game: GameContext, a: int, d: int, stop_at: int, stream: int) -> Ba
     most_a = len(tables) - 1
     most_d = len(tables[1]) - 1
     block, span = _block(game.rules.combat)
-    clear_a = max(most_a, stop_at + 1) + span  # from here a block never reaches fewer dice or the stop
-    clear_d = most_d + span
+    clear_a, clear_d = block_clearance(game.rules.combat, stop_at)
     long_span = span // ROLL_BLOCK * LONG_BLOCK  # the same for the long blocks, built only when needed
     long_a, long_d = clear_a - span + long_span, clear_d - span + long_span
     if a >= long_a and d >= long_d:

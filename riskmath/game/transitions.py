@@ -17,7 +17,7 @@ from typing import Any
 
 from riskmath.game.actions import DrawCard, FirstPlayer, PlaceArmies, RollOutcome
 from riskmath.game.cards import territory_bonus, trade_down_needed
-from riskmath.game.chance import advance, is_chance, sample_outcome
+from riskmath.game.chance import UNIT, advance, battle, is_chance, sample_outcome, step
 from riskmath.game.context import GameContext
 from riskmath.game.missions import completed
 from riskmath.game.phase import (
@@ -194,8 +194,8 @@ def _end_turn(game: GameContext, pos: Position) -> None:
 def _next_turn(game: GameContext, pos: Position) -> None:
     players = game.players
     p = pos.player
-    for step in range(1, players + 1):
-        candidate = (p + step) % players
+    for offset in range(1, players + 1):
+        candidate = (p + offset) % players
         if pos.alive[candidate]:
             _start_turn(game, pos, candidate)
             return
@@ -517,7 +517,30 @@ def apply_outcome(game: GameContext, pos: Position, outcome: Any) -> None:
             pos.phase = SETUP_CLAIM if game.claiming else SETUP_DEAL
 
 
+def draw_blitz(game: GameContext, pos: Position, source: int, target: int, stop_at: int, attacker: int) -> None:
+    """Resolve a blitz from ``source`` on ``target`` at once: draw it, move the generator on, end it.
+
+    The one transition of a blitz drawn from the position's generator, for
+    :func:`resolve_chance` at a ``BLITZ`` node and for the play loop of
+    :mod:`riskmath.sim`, which declares and resolves a blitz without passing
+    through the node: the generator's next number draws the battle
+    (:func:`~riskmath.game.chance.battle`, exactly the distribution the node
+    lists), the generator moves one step on (as applying any outcome does), and
+    :func:`end_blitz` applies the outcome.
+    """
+    rng = pos.rng
+    pos.rng, z = step(rng)
+    armies = pos.armies
+    outcome = battle(game, armies[source] - 1, armies[target], stop_at, (z >> 11) * UNIT, rng)
+    end_blitz(game, pos, source, target, attacker, outcome.attackers_left, outcome.defenders_left)
+
+
 def resolve_chance(game: GameContext, pos: Position) -> None:
     """Sample and apply chance outcomes in place until a decision node or the end (``auto_chance``)."""
     while is_chance(game, pos):
-        apply_outcome(game, pos, sample_outcome(game, pos))
+        if pos.phase is BLITZ:
+            assert pos.pending is not None
+            _, source, target, stop_at, attacker, _ = pos.pending
+            draw_blitz(game, pos, source, target, stop_at, attacker)
+        else:
+            apply_outcome(game, pos, sample_outcome(game, pos))

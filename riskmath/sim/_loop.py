@@ -19,13 +19,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from riskmath.errors import AgentError, IllegalActionError
-from riskmath.game.chance import MASK, UNIT, battle, step
+from riskmath.game.chance import MASK
 from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.game import Game, GameState
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
 from riskmath.game.position import Position, most_to_move
-from riskmath.game.transitions import apply_action, end_blitz, occupy, resolve_chance
+from riskmath.game.transitions import apply_action, draw_blitz, occupy, resolve_chance
 
 Decide = Callable[[GameState, random.Random], Checked]
 
@@ -149,15 +149,9 @@ def run_game(
         try:
             if checked[0] == "blitz":
                 # What apply_action and resolve_chance do for a blitz (the commonest action), without the detour
-                # through the BLITZ phase: the generator's next number, the battle drawn from it, the generator
-                # one step on, the outcome applied.
+                # through the BLITZ node: the same transition as resolve_chance's.
                 _, source, target, stop_at = checked
-                rng = pos.rng
-                pos.rng, z = step(rng)
-                x = (z >> 11) * UNIT  # splitmix64(rng), one call less per blitz
-                armies = pos.armies
-                outcome = battle(game, armies[source] - 1, armies[target], stop_at, x, rng)
-                end_blitz(game, pos, source, target, player, outcome.attackers_left, outcome.defenders_left)
+                draw_blitz(game, pos, source, target, stop_at, player)
                 if pos.phase is occupying and moves_all[player]:  # the agent's decision, known in advance
                     moved = most_to_move(game, pos, source, target)
                     if keep_actions:
