@@ -58,6 +58,13 @@ def test_pending_battle_is_a_named_record():
     data = json.loads(after.to_json())
     assert data["pending"] == list(pending)
     assert rm.GameState.from_json(after.to_json()) == after
+    # dice and stop_at are read apart: each is None for the other kind of battle
+    assert (pending.dice, pending.stop_at) == (attack.dice, None)
+    blitz = rm.Blitz(attack.source, attack.target, 1)
+    waiting = rm.GameState(state.game, state.position.copy())  # chance left to the caller: the BLITZ node stays
+    declared = waiting.apply(blitz).pending
+    assert declared is not None
+    assert (declared.kind, declared.dice, declared.stop_at) == ("blitz", None, 1)
 
 
 def test_capture_is_a_named_record():

@@ -609,7 +609,9 @@ class ActionCodec:
         a, d = pos.armies[pos.pending.source] - 1, pos.armies[pos.pending.target]
         if a <= BATTLE_ATTACKERS and d <= BATTLE_DEFENDERS:
             return None
-        return BattleChance(state, a, d, pos.pending.dice)
+        stop_at = pos.pending.stop_at
+        assert stop_at is not None  # a BLITZ node
+        return BattleChance(state, a, d, stop_at)
 
     def _battle_outcomes(self, piece: BattleChance) -> list[tuple[int, float]]:
         """The ids of the next piece of a blitz (the rules model's :func:`~riskmath.game.chance.blitz_piece`)."""

@@ -46,8 +46,10 @@ __all__ = [
 class PendingBattle(NamedTuple):
     """An attack or blitz declared and not yet resolved (phases ``DEFEND``, ``ROLL`` and ``BLITZ``).
 
-    A tuple, so that the hot paths index it cheaply and JSON writes it as a
-    list of six values (the state format).
+    A tuple, so that the hot paths index and unpack it cheaply and JSON
+    writes it as a list of six values (the state format); its fourth value
+    is the attack's dice or the blitz's ``stop_at``, read by name as
+    :attr:`dice` or :attr:`stop_at`.
     """
 
     #: ``"attack"`` (one roll) or ``"blitz"`` (a whole battle).
@@ -55,12 +57,22 @@ class PendingBattle(NamedTuple):
     #: The attacking and the attacked territory.
     source: int
     target: int
-    #: An attack: the attacker's dice.  A blitz: ``stop_at``, the armies able to attack at which it stops.
-    dice: int
+    #: The fourth value of the state format: the attack's dice, or the blitz's ``stop_at``.
+    dice_or_stop_at: int
     #: The attacking player (``Position.player`` is the defender while it chooses its dice).
     attacker: int
     #: An attack: the defender's dice, None until the defender has chosen them.  A blitz: None.
     defense: int | None
+
+    @property
+    def dice(self) -> int | None:
+        """An attack: the attacker's dice; a blitz: None (see :attr:`stop_at`)."""
+        return self.dice_or_stop_at if self.kind == "attack" else None
+
+    @property
+    def stop_at(self) -> int | None:
+        """A blitz: the armies able to attack at which it stops; an attack: None (see :attr:`dice`)."""
+        return self.dice_or_stop_at if self.kind == "blitz" else None
 
 
 class Capture(NamedTuple):
