@@ -18,7 +18,7 @@ from game_helpers import TOY, Checked, check_invariants, spread, tiered
 import riskmath as rm
 from riskmath.agents import AGENTS, AggressiveAgent, RandomAgent, make_agent
 from riskmath.game.chance import TABLE_ATTACKERS
-from riskmath.game.codec import to_action, to_engine
+from riskmath.game.checked import to_action, to_engine
 from riskmath.game.legality import check_action
 from riskmath.game.transitions import apply_action, resolve_chance
 from riskmath.sim._loop import fast_decider

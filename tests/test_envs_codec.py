@@ -31,7 +31,7 @@ from riskmath.envs import (
 )
 from riskmath.envs.codec import _count_steps
 from riskmath.errors import IllegalActionError, InvalidArgumentError
-from riskmath.game.codec import to_action
+from riskmath.game.checked import to_action
 from riskmath.game.legality import check_action, legal_ranges
 from tests.game_helpers import build, play_until, random_action
 

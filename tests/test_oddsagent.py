@@ -13,7 +13,7 @@ from riskmath.agents import RandomAgent
 from riskmath.agents.odds import OddsAgent
 from riskmath.evaluate import plan_continent
 from riskmath.game.actions import Blitz, EndPhase, Fortify, Occupy, PlaceArmies
-from riskmath.game.codec import to_action
+from riskmath.game.checked import to_action
 from riskmath.game.legality import check_action
 
 # S - B - C - D in a line (Line = B, C, D, bonus 3); W, player 0's, sits next to S only.

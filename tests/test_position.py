@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import riskmath as rm
-from riskmath.game.codec import KIND, to_action, to_engine
+from riskmath.game.checked import KIND, to_action, to_engine
 from riskmath.game.position import FIELDS, Capture, PendingBattle, Position
 
 

@@ -7,7 +7,7 @@ from itertools import combinations
 from typing import Any, Protocol, runtime_checkable
 
 from riskmath.game.cards import Symbol
-from riskmath.game.codec import Checked, to_action, to_engine
+from riskmath.game.checked import Checked, to_action, to_engine
 from riskmath.game.phase import Phase
 from riskmath.game.position import most_to_move, room, trade_forced
 from riskmath.game.state import GameState

@@ -59,7 +59,7 @@ from riskmath.game.actions import (
     TradeCards,
 )
 from riskmath.game.board import Board, Continent
-from riskmath.game.codec import Checked, to_action, to_engine
+from riskmath.game.checked import Checked, to_action, to_engine
 from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase

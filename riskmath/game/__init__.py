@@ -3,9 +3,11 @@
 Inside, from the bottom up: :mod:`~riskmath.game.phase` (a leaf),
 :mod:`~riskmath.game.board`, :mod:`~riskmath.game.cards`,
 :mod:`~riskmath.game.rules`, :mod:`~riskmath.game.actions`,
+:mod:`~riskmath.game.setup` (the set-up's facts),
+:mod:`~riskmath.game.context` (what the engine reads of a game),
 :mod:`~riskmath.game.position` (:class:`~riskmath.game.position.Position`,
 the typed record of everything that changes in a game); then the engine,
-functions of ``(game, position)``: :mod:`~riskmath.game.codec` (public
+functions of ``(game, position)``: :mod:`~riskmath.game.checked` (public
 actions to the engine's form and back), :mod:`~riskmath.game.missions`,
 :mod:`~riskmath.game.chance` (the generator, sampling chance nodes),
 :mod:`~riskmath.game.legality` (what may be done),

@@ -22,7 +22,7 @@ state's seeded generator.  The phases are described in
 The two classes share this module because each builds the other
 (``Game.new_initial_state`` a state, ``GameState.from_json`` a game); the
 engine below them is functions of ``(game, position)``:
-:mod:`~riskmath.game.codec` (actions to the engine's form and back),
+:mod:`~riskmath.game.checked` (actions to the engine's form and back),
 :mod:`~riskmath.game.legality`, :mod:`~riskmath.game.transitions`,
 :mod:`~riskmath.game.chance` and ``riskmath.game.serialize``.
 :mod:`riskmath.game.state` is the documented import path of
@@ -51,7 +51,7 @@ from riskmath.game._board_data import NEUTRAL_NAMES
 from riskmath.game.board import Board
 from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK, chance_outcomes, is_chance, sample_outcome
-from riskmath.game.codec import to_engine
+from riskmath.game.checked import to_engine
 from riskmath.game.context import GameContext
 from riskmath.game.legality import LegalActions, check_action, is_legal
 from riskmath.game.missions import CONTINENT_MISSIONS, completed, missions_for

@@ -1,7 +1,7 @@
 """Which actions are legal in a position, and why not (private).
 
 :func:`check_action` validates one action against a game and a position and
-returns its checked form (:mod:`~riskmath.game.codec`); every refusal raises
+returns its checked form (:mod:`~riskmath.game.checked`); every refusal raises
 :class:`riskmath.IllegalActionError` with the reason.
 :func:`enumerate_actions` lists the legal actions.  Both follow the same
 rules, and the tests check that they agree.
@@ -29,7 +29,7 @@ from riskmath.game.actions import (
 )
 from riskmath.game.cards import WILD, is_set
 from riskmath.game.chance import is_chance
-from riskmath.game.codec import Checked, kind_of
+from riskmath.game.checked import Checked, kind_of
 from riskmath.game.context import GameContext
 from riskmath.game.phase import (
     ATTACK,
@@ -133,7 +133,7 @@ _EXPECTED: dict[Phase, str] = {
     Phase.TRADE_DOWN: "TradeCards or PlaceArmies",
     Phase.FORTIFY: "Fortify or EndPhase",
 }
-# The kinds of action (codec.KIND) each decision phase accepts.
+# The kinds of action (checked.KIND) each decision phase accepts.
 _ALLOWED: dict[Phase, tuple[str, ...]] = {
     Phase.SETUP_CLAIM: ("place",),
     Phase.SETUP_PLACE: ("place",),
@@ -181,7 +181,7 @@ def is_legal(game: GameContext, pos: Position, action: object) -> bool:
 
 
 def check_action(game: GameContext, pos: Position, action: Any) -> Checked:
-    """Validate ``action`` in decision node ``pos``; return its checked form (:mod:`~riskmath.game.codec`).
+    """Validate ``action`` in decision node ``pos``; return its checked form (:mod:`~riskmath.game.checked`).
 
     Raises
     ------

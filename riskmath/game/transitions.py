@@ -5,7 +5,7 @@ and changes the position in place: a *fresh copy* made by
 :meth:`GameState.apply`, or the private position that the play loop of
 :mod:`riskmath.sim` changes in place.  The caller has already checked
 legality (or asked not to, for actions known to be legal).  The entry points
-are :func:`apply_action` (a checked action, see :mod:`~riskmath.game.codec`)
+are :func:`apply_action` (a checked action, see :mod:`~riskmath.game.checked`)
 and :func:`apply_outcome` (a chance outcome); the loop also calls
 :func:`end_blitz` and :func:`occupy` directly.  The comments cite the rule
 each step implements (1993 US rules unless an option says otherwise).
@@ -294,7 +294,7 @@ def _check_missions(game: GameContext, pos: Position, only: int | None = None) -
 
 
 def apply_action(game: GameContext, pos: Position, checked: tuple[Any, ...]) -> None:
-    """Apply a checked action (:mod:`~riskmath.game.codec` form) to ``pos`` in place."""
+    """Apply a checked action (:mod:`~riskmath.game.checked` form) to ``pos`` in place."""
     rules = game.rules
     kind = checked[0]
     phase = pos.phase

@@ -20,7 +20,7 @@ from typing import Any
 
 from riskmath.errors import AgentError, IllegalActionError
 from riskmath.game.chance import MASK
-from riskmath.game.codec import Checked, to_action, to_engine
+from riskmath.game.checked import Checked, to_action, to_engine
 from riskmath.game.game import Game, GameState
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase

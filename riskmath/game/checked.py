@@ -1,4 +1,4 @@
-"""The action codec: public actions to the engine's checked form and back (one table for every path).
+"""Actions in the engine's checked form: public actions to plain tuples of ids and back (one table for every path).
 
 The engine (:mod:`~riskmath.game.transitions`) works on *checked* actions:
 plain tuples whose first item names the kind and whose territories are ids.
