@@ -55,14 +55,14 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def imports_of(module: str) -> set[str]:
-    """Every module ``module`` imports at run time (absolute names), TYPE_CHECKING blocks left out."""
+def imports_of(module: str, *, type_checking: bool = False) -> set[str]:
+    """Every module ``module`` imports at run time (absolute names); TYPE_CHECKING blocks too if ``type_checking``."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
+        if isinstance(node, ast.If) and _is_type_checking(node) and not type_checking:
             for child in node.orelse:
                 visit(child)
             return
@@ -85,8 +85,8 @@ def imports_of(module: str) -> set[str]:
     return found
 
 
-def internal_imports(module: str) -> set[str]:
-    return {name for name in imports_of(module) if name in MODULES and name != module}
+def internal_imports(module: str, *, type_checking: bool = False) -> set[str]:
+    return {name for name in imports_of(module, type_checking=type_checking) if name in MODULES and name != module}
 
 
 def test_every_module_has_a_layer():
@@ -108,8 +108,12 @@ def test_no_forbidden_third_party_imports(module):
     assert not used & banned, f"{module} imports {sorted(used & banned)}"
 
 
-def test_no_import_cycles():
-    graph = {module: internal_imports(module) for module in MODULES}
+@pytest.mark.parametrize("type_checking", [False, True], ids=["run-time", "with-type-only"])
+def test_no_import_cycles(type_checking):
+    # With type_checking, imports under ``if TYPE_CHECKING:`` count too: a type-only cycle is a module that needs
+    # the name of one above it (the engine once took ``game.game.Game``, 69 such cycles; it now takes the
+    # leaf ``game.context.GameContext``).
+    graph = {module: internal_imports(module, type_checking=type_checking) for module in MODULES}
     # A package's __init__ re-exports its modules; an import of ``riskmath.game`` from inside the package
     # would be a cycle through it, so it counts as one.
     state: dict[str, int] = {}
@@ -239,3 +243,79 @@ def test_no_module_is_shadowed_by_a_reexported_name(package):
         assert info.name not in exported, f"{package}.{info.name} is shadowed by {package}.__all__"
         if package == "riskmath":
             assert info.name not in top, f"riskmath.{info.name} is shadowed by riskmath.{info.name}"
+
+
+def private_names_imported(module: str) -> list[str]:
+    """``module.name`` for each private name (one leading underscore) that ``module`` imports from another module."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("riskmath") and not node.level:
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and f"{node.module}.{alias.name}" not in MODULES:  # a private module is not a name
+                    found.append(f"{node.module}.{alias.name}")
+    return found
+
+
+#: Private names still imported across modules, each with the reason.  A helper another module needs is a
+#: documented function without the underscore in the module that owns it (issue 18 asked for at most five).
+PRIVATE_IMPORTS_ALLOWED: dict[str, str] = {}
+
+
+def test_private_names_stay_private():
+    imported = {f"{module} <- {name}" for module in MODULES for name in private_names_imported(module)}
+    assert imported <= set(PRIVATE_IMPORTS_ALLOWED), f"private names imported across modules: {sorted(imported)}"
+    assert len(PRIVATE_IMPORTS_ALLOWED) <= 5
+
+
+def test_the_private_name_check_sees_one(tmp_path):
+    MODULES["riskmath.odds._fake_private"] = tmp_path / "fake.py"
+    try:
+        (tmp_path / "fake.py").write_text("from riskmath.odds.conquests import _secret\nfrom riskmath import _html\n")
+        assert private_names_imported("riskmath.odds._fake_private") == ["riskmath.odds.conquests._secret"]
+    finally:
+        del MODULES["riskmath.odds._fake_private"]
+
+
+def phase_string_comparisons(module: str) -> list[int]:
+    """Lines where ``module`` compares a phase's ``name`` or ``value`` with a string (phases are ``Phase`` members)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = any(
+            isinstance(side, ast.Attribute) and side.attr in ("name", "value") and "phase" in ast.unparse(side.value)
+            for side in sides
+        )
+        texts = any(
+            (isinstance(side, ast.Constant) and isinstance(side.value, str))
+            or (
+                isinstance(side, (ast.Tuple, ast.Set, ast.List))
+                and any(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in side.elts)
+            )
+            for side in sides
+        )
+        if named and texts:
+            lines.append(node.lineno)
+    return lines
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_phases_are_compared_as_members(module):
+    assert not phase_string_comparisons(module), f"{module} compares phases as strings on lines " + str(
+        phase_string_comparisons(module)
+    )
+
+
+def test_the_phase_check_sees_a_string_comparison(tmp_path):
+    MODULES["riskmath.game._fake_phase"] = tmp_path / "fake.py"
+    try:
+        (tmp_path / "fake.py").write_text(
+            "def f(pos):\n    return pos.phase.name == 'ATTACK' or pos.phase.value in ('roll', 'blitz')\n"
+        )
+        assert phase_string_comparisons("riskmath.game._fake_phase") == [2, 2]
+    finally:
+        del MODULES["riskmath.game._fake_phase"]

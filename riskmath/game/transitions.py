@@ -268,7 +268,7 @@ def _missions_now(game: GameContext, pos: Position) -> bool:
 
 def _check_missions(game: GameContext, pos: Position, only: int | None = None) -> bool:
     """Declare a winner if a mission or the capitals decide the game."""
-    if pos.phase.value == "game_over":
+    if pos.phase is GAME_OVER:
         return True
     if game.rules.missions != "none" and len(pos.missions) == game.players:
         order = [only] if only is not None else [(pos.player + k) % game.players for k in range(game.players)]
