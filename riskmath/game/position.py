@@ -49,7 +49,7 @@ class PendingBattle(NamedTuple):
     A tuple, so that the hot paths index and unpack it cheaply and JSON
     writes it as a list of six values (the state format); its fourth value
     is the attack's dice or the blitz's ``stop_at``, read by name as
-    :attr:`dice` or :attr:`stop_at`.
+    ``dice`` or ``stop_at``.
     """
 
     #: ``"attack"`` (one roll) or ``"blitz"`` (a whole battle).
@@ -66,12 +66,12 @@ class PendingBattle(NamedTuple):
 
     @property
     def dice(self) -> int | None:
-        """An attack: the attacker's dice; a blitz: None (see :attr:`stop_at`)."""
+        """An attack: the attacker's dice; a blitz: None (see ``stop_at``)."""
         return self.dice_or_stop_at if self.kind == "attack" else None
 
     @property
     def stop_at(self) -> int | None:
-        """A blitz: the armies able to attack at which it stops; an attack: None (see :attr:`dice`)."""
+        """A blitz: the armies able to attack at which it stops; an attack: None (see ``dice``)."""
         return self.dice_or_stop_at if self.kind == "blitz" else None
 
 
