@@ -51,7 +51,7 @@ REFERENCE = Path(__file__).parent / "reference" / "perft.json"
 GAMES = [("us_1993", 3), ("article_ja", 2), ("french_1957", 3)]
 
 #: Starting positions and (fast depth, full depth) for each.
-STARTS = {"initial": (7, 10), "after_setup": (4, 5), "midgame": (4, 6), "trade": (3, 5)}
+STARTS = {"initial": (6, 10), "after_setup": (3, 5), "midgame": (4, 6), "trade": (3, 5)}
 
 #: Every how-many-th node has its JSON compared before and after its children and its invariants checked.
 SAMPLE = 13
