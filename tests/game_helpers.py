@@ -399,6 +399,12 @@ def spread(cases: list[tuple[Any, ...]], at: int = 0) -> list[tuple[Any, ...]]:
     return [options[k % len(options)] for k, options in enumerate(groups.values())]
 
 
-def tiered(cases: list[tuple[Any, ...]], fast: list[tuple[Any, ...]]) -> list[Any]:
-    """``cases`` for ``parametrize``, those not in ``fast`` marked slow (``make test-fast`` skips them)."""
-    return [case if case in fast else pytest.param(*case, marks=pytest.mark.slow) for case in cases]
+def tiered(cases: list[Any], fast: list[Any]) -> list[Any]:
+    """``cases`` for ``parametrize``, those not in ``fast`` marked slow (``make test-fast`` skips them).
+
+    A case is a tuple of the arguments, or one value for a single argument.
+    """
+    return [
+        case if case in fast else pytest.param(*case if isinstance(case, tuple) else (case,), marks=pytest.mark.slow)
+        for case in cases
+    ]

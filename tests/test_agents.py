@@ -75,7 +75,8 @@ def checked_playout(game: rm.Game, agents, seed: int, seen: Counter | None = Non
     return state
 
 
-@pytest.mark.parametrize(("preset", "players"), tiered(PRESET_CASES, spread(PRESET_CASES)))
+# The fast tier: every third preset (every preset plays in the fast tier of tests/test_seeded_games.py).
+@pytest.mark.parametrize(("preset", "players"), tiered(PRESET_CASES, spread(PRESET_CASES)[::3]))
 def test_legal_in_every_preset(preset, players):
     for seed in range(12):
         mix = list(MIXES)[seed % 3]
@@ -84,9 +85,9 @@ def test_legal_in_every_preset(preset, players):
         assert final.turn <= 12 + seed
 
 
-# The fast tier checks every other variant with 3 players; make test checks them all with 2, 3 and 5.
+# The fast tier checks every fourth variant with 3 players; make test checks them all with 2, 3 and 5.
 @pytest.mark.parametrize(
-    "variant", [pytest.param(v, marks=pytest.mark.slow) if k % 2 else v for k, v in enumerate(VARIANTS)]
+    "variant", [pytest.param(v, marks=pytest.mark.slow) if k % 4 else v for k, v in enumerate(VARIANTS)]
 )
 @pytest.mark.parametrize(
     "players",
@@ -110,6 +111,7 @@ def test_legal_on_a_small_board_with_caps():
         checked_playout(game, MIXES[list(MIXES)[seed % 3]](players), seed)
 
 
+@pytest.mark.slow  # twelve games to the win: about 1 s (test_every_decision_is_met meets every phase in the fast tier)
 def test_legal_in_games_played_to_the_end():
     # Long games reach eliminations, trading down, huge stacks (battles drawn in pieces) and the win.
     seen: Counter = Counter()

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import pytest
 from docs_pages import DOCS, cli_page_shows, run_page_examples
+from game_helpers import tiered
 
 import riskmath as rm
 from riskmath import Target
@@ -311,6 +312,7 @@ def _compositions(n: int):
             yield [bounds[i + 1] - bounds[i] for i in range(parts)]
 
 
+@pytest.mark.slow  # every split of 2 to 8 armies against 1 to 8 defenders: about 0.5 s
 def test_every_split_loses_to_one_stack():
     for total in range(2, 9):
         for defenders in range(1, 9):
@@ -567,7 +569,7 @@ ONE_DIE_TABLE = {
 }
 
 
-@pytest.mark.parametrize("m", sorted(ONE_DIE_TABLE))
+@pytest.mark.parametrize("m", tiered(sorted(ONE_DIE_TABLE), sorted(ONE_DIE_TABLE)[::2]))
 def test_where_one_die_pays(m):
     for lam, (stop_from, one_die_from) in ONE_DIE_TABLE[m].items():
         policy = rm.optimal_policy(N_POLICY, N_POLICY, _penalty(m, lam), exact=True)

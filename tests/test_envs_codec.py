@@ -33,7 +33,7 @@ from riskmath.envs.codec import _count_steps
 from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game.checked import to_action
 from riskmath.game.legality import check_action, legal_ranges
-from tests.game_helpers import build, play_until, random_action
+from tests.game_helpers import build, play_until, random_action, spread, tiered
 
 PRESETS = rm.Rules.presets()
 
@@ -160,8 +160,11 @@ def test_num_actions_depends_only_on_the_game():
 # -- round trips ----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("agent", ["random", "aggressive", "odds"])
+AGENT_CASES = [(preset, agent) for agent in ("random", "aggressive", "odds") for preset in PRESETS]
+
+
+# The fast tier: every preset, with one of the agents in turn.
+@pytest.mark.parametrize(("preset", "agent"), tiered(AGENT_CASES, spread(AGENT_CASES)))
 def test_agents_actions_round_trip(preset, agent):
     players = 2 if preset in ("us_1993", "euro_2003", "article_ja") else 3
     game = rm.Game(players, rm.Rules.preset(preset), max_turns=3 if agent == "odds" else 6)
@@ -202,6 +205,7 @@ def test_sampled_legal_actions_round_trip(seed, steps, pick):
     check_mask(codec, state)
 
 
+@pytest.mark.slow  # every id at many nodes of a game: about 1.5 s (one attack node's ids stay in the fast tier)
 def test_masks_are_exact_on_every_id():
     game = rm.Game(3, rm.Rules(fortify="connected"), max_turns=6)
     codec = ActionCodec(game)
@@ -373,6 +377,7 @@ def test_a_big_blitz_in_pieces_has_the_battle_distribution():
     assert abs(mean_left - exact.expected_attackers_left) < 4.5 * std / samples**0.5
 
 
+@pytest.mark.slow  # a sampled distribution: about 1 s
 def test_a_blitz_in_blocks_of_rolls_has_the_battle_distribution():
     game = rm.Game(3)
     codec = ActionCodec(game)

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from game_helpers import TOY
+from game_helpers import TOY, tiered
 
 import riskmath as rm
 from riskmath.envs import ActionCodec, CountChoice, information_state, observation
@@ -68,10 +68,10 @@ def checked_rollout(aec: RiskAECEnv, seed: int, max_steps: int = 4000) -> dict[s
     return seen
 
 
-@pytest.mark.parametrize(
-    ("preset", "players"),
-    [("us_1993", 2), ("us_1993_secret_mission", 3), ("us_1993_capital", 4), ("euro_2003", 5), ("us_1993", 6)],
-)
+CLASSIC = [("us_1993", 2), ("us_1993_secret_mission", 3), ("us_1993_capital", 4), ("euro_2003", 5), ("us_1993", 6)]
+
+
+@pytest.mark.parametrize(("preset", "players"), tiered(CLASSIC, [("us_1993", 2), ("us_1993_capital", 4)]))
 def test_observations_and_masks_match_from_scratch_on_the_classic_board(preset, players):
     aec = env(players=players, rules=rm.Rules.preset(preset), max_turns=40)
     seen = checked_rollout(aec, seed=players)
@@ -134,9 +134,16 @@ def test_returned_arrays_are_the_callers():
     assert np.array_equal(again["action_mask"], kept["action_mask"])
 
 
-@pytest.mark.parametrize("information", [False, True])
+OBSERVERS = [
+    (information, *game)
+    for information in (False, True)
+    for game in [("us_1993", 3, True), ("us_1993_capital", 4, False)]
+]
+
+
 @pytest.mark.parametrize(
-    ("preset", "players", "defender_decides"), [("us_1993", 3, True), ("us_1993_capital", 4, False)]
+    ("information", "preset", "players", "defender_decides"),
+    tiered(OBSERVERS, [(False, "us_1993", 3, True), (True, "us_1993_capital", 4, False)]),
 )
 def test_observer_matches_from_scratch_through_the_codec(information, preset, players, defender_decides):
     # The observer directly, in games the environment does not make (the defender choosing its dice),

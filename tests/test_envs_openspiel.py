@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+from game_helpers import tiered
 
 pytest.importorskip("pyspiel")
 
@@ -76,8 +77,11 @@ def test_register_is_idempotent_and_the_defaults_load():
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
 
 
-@pytest.mark.parametrize("players", [2, 3])
-@pytest.mark.parametrize("zero_sum", [False, True])
+#: Player counts and returns schemes; the fast tier runs one of each test's four (a different one per test).
+SCHEMES = [(players, zero_sum) for players in (2, 3) for zero_sum in (False, True)]
+
+
+@pytest.mark.parametrize(("players", "zero_sum"), tiered(SCHEMES, [(3, True)]))
 def test_random_sim_test_small_board(players, zero_sum):
     game = load(players=players, max_turns=8, board=SMALL, zero_sum=zero_sum)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -135,8 +139,7 @@ def test_a_game_that_uses_its_whole_budget_ends_as_a_draw(monkeypatch):
         _setup.cache_clear()
 
 
-@pytest.mark.parametrize("zero_sum", [False, True])
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize(("players", "zero_sum"), tiered(SCHEMES, [(2, True)]))
 def test_returns(players, zero_sum):
     game = load(players=players, max_turns=30, board=SMALL, zero_sum=zero_sum)
     rng = np.random.default_rng(players)
@@ -325,8 +328,7 @@ def node_kinds_seen(state):
     return "chance" if state.is_chance_node() else "decision"
 
 
-@pytest.mark.parametrize("zero_sum", [False, True])
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize(("players", "zero_sum"), tiered(SCHEMES, [(3, False)]))
 def test_the_evaluator_gives_the_expected_returns_of_the_estimate(players, zero_sum):
     """At every node of random games (set-up, counts, blitz pieces, rolls, draws, the end), the evaluation is the
     returns scheme applied to estimate_win_probabilities of the state underneath; a zero-sum game's sum to 0."""

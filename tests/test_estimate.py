@@ -67,9 +67,23 @@ lineups = st.sampled_from(["aggressive", "random,aggressive", "aggressive,random
 # -- the probability vector -----------------------------------------------------------
 
 
-@settings(max_examples=30)
-@given(players=st.integers(2, 6), seed=st.integers(0, 2**20), lineup=lineups, pick=st.integers(0, 10**6))
+vectors = given(players=st.integers(2, 6), seed=st.integers(0, 2**20), lineup=lineups, pick=st.integers(0, 10**6))
+
+
+@settings(max_examples=5)
+@vectors
 def test_a_probability_vector_over_the_players_in_the_game(players, seed, lineup, pick):
+    check_probability_vector(players, seed, lineup, pick)
+
+
+@pytest.mark.slow  # 30 examples, most of them playing games: about 4 s
+@settings(max_examples=30)
+@vectors
+def test_a_probability_vector_over_the_players_in_more_games(players, seed, lineup, pick):
+    check_probability_vector(players, seed, lineup, pick)
+
+
+def check_probability_vector(players: int, seed: int, lineup: str, pick: int) -> None:
     _, states = played(players, seed % 3, lineup)  # a few games, many of their states (mid-turn ones too)
     running = past_setup(states)
     state = running[pick % len(running)]
@@ -116,8 +130,24 @@ def test_eliminated_players_get_zero():
         assert math.isclose(chances.sum(), 1.0, abs_tol=1e-12)
 
 
-@given(seed=st.integers(0, 7), pick=st.integers(0, 10**6), extra=st.integers(1, 30), choice=st.integers(0, 10**6))
+more_armies = given(
+    seed=st.integers(0, 7), pick=st.integers(0, 10**6), extra=st.integers(1, 30), choice=st.integers(0, 10**6)
+)
+
+
+@settings(max_examples=10)
+@more_armies
 def test_more_armies_never_lower_a_players_chance(seed, pick, extra, choice):
+    check_more_armies(seed, pick, extra, choice)
+
+
+@pytest.mark.slow  # the profile's 60 examples, eight games: about 1.5 s
+@more_armies
+def test_more_armies_never_lower_a_players_chance_in_more_states(seed, pick, extra, choice):
+    check_more_armies(seed, pick, extra, choice)
+
+
+def check_more_armies(seed: int, pick: int, extra: int, choice: int) -> None:
     # Every feature that depends on armies has a weight of the sign that makes this hold (_features.SIGNS).
     _, states = played(3, seed, "aggressive,random")
     running = [s for s in past_setup(states) if not s.is_terminal()]

@@ -60,6 +60,7 @@ def test_long_block_has_the_moments_of_its_rolls():
     assert _block(combat)[1] == 2 * ROLL_BLOCK
 
 
+@pytest.mark.slow  # 1,500 draws of a 12,000-army blitz: about 5 s
 def test_a_long_blitz_has_the_battle_win_probability():
     # 12,000 v 12,000 goes through long blocks first; its win rate over reseeded states matches the exact odds
     # within 4 standard errors (fixed seeds, so the test is deterministic).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import combat_rules
 
@@ -34,8 +34,24 @@ def test_rows_are_distributions(attackers, defenders, stop_at, rules):
     assert chain.Q.diagonal().max(initial=0) == 0
 
 
-@given(attackers=st.integers(1, 10), defenders=st.integers(1, 10), stop_at=st.integers(0, 3), rules=combat_rules)
+absorbing = given(
+    attackers=st.integers(1, 10), defenders=st.integers(1, 10), stop_at=st.integers(0, 3), rules=combat_rules
+)
+
+
+@settings(max_examples=12)
+@absorbing
 def test_absorption_distribution_matches_battle(attackers, defenders, stop_at, rules):
+    check_absorption(attackers, defenders, stop_at, rules)
+
+
+@pytest.mark.slow  # the profile's 60 examples: about 1.5 s
+@absorbing
+def test_absorption_distribution_matches_battle_in_more_cases(attackers, defenders, stop_at, rules):
+    check_absorption(attackers, defenders, stop_at, rules)
+
+
+def check_absorption(attackers: int, defenders: int, stop_at: int, rules: rm.CombatRules) -> None:
     if attackers <= stop_at:
         attackers = stop_at + 1
     chain = rm.battle_chain(attackers, defenders, stop_at=stop_at, rules=rules)

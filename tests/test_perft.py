@@ -2,7 +2,8 @@
 
 Like a chess engine's perft files (reference move counts at a fixed depth), this pins the engine apart from
 the agents: from each starting position every decision branches over ``legal_actions()`` and every chance node
-over ``chance_outcomes()`` (one branch per outcome), to a fixed depth.  At each depth the reference holds the
+over ``chance_outcomes()`` (one branch per outcome), to a fixed depth (``legal_actions()`` lists the blitzes
+with ``stop_at=0`` only: the other stop values are legal but not counted).  At each depth the reference holds the
 number of nodes, how many are in each phase and how many were reached by each kind of action or outcome
 (``Attack``, ``RollOutcome``, ``TradeCards`` ...), and the probability mass: the sum over the nodes of the product of
 the chance probabilities on the way there, exact (a Fraction) where every probability is, and separately as
@@ -25,8 +26,9 @@ the mover may trade a set.  The positions are stored in the reference file (ever
 game), so that the counts do not depend on how a seeded playout reaches them.
 
 The fast tier counts to a shallow depth; the slow one to the full depth of the file.  The reference file is
-``tests/reference/perft.json``, written by ``python tests/test_perft.py --regen`` (never run by pytest).  A
-change to the engine that changes these counts must say why, and regenerate the file in the same commit.
+``tests/reference/perft.json``, written by ``PYTHONPATH=. python tests/test_perft.py --regen`` from the root of
+the checkout whose engine it records (never run by pytest; it names the engine it imported).  A change to the
+engine that changes these counts must say why, and regenerate the file in the same commit.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ REFERENCE = Path(__file__).parent / "reference" / "perft.json"
 GAMES = [("us_1993", 3), ("article_ja", 2), ("french_1957", 3)]
 
 #: Starting positions and (fast depth, full depth) for each.
-STARTS = {"initial": (7, 10), "after_setup": (4, 5), "midgame": (4, 6), "trade": (3, 5)}
+STARTS = {"initial": (6, 10), "after_setup": (3, 5), "midgame": (4, 6), "trade": (3, 5)}
 
 #: Every how-many-th node has its JSON compared before and after its children and its invariants checked.
 SAMPLE = 13
@@ -200,6 +202,7 @@ def test_reference_covers_the_cases():
 
 
 def regenerate() -> None:
+    print(f"engine: {Path(rm.__file__).parent}", file=sys.stderr)
     cases = {}
     for preset, players in GAMES:
         game = game_of(preset, players)
@@ -214,7 +217,7 @@ def regenerate() -> None:
     about = (
         "Perft of the rules model on the toy board of tests/game_helpers.py: per depth, the nodes of the tree of "
         "legal actions and chance outcomes, their phases and their probability mass (exact; and as a float "
-        "through blitzes).  Written by python tests/test_perft.py --regen; see that module."
+        "through blitzes).  Written by PYTHONPATH=. python tests/test_perft.py --regen; see that module."
     )
     REFERENCE.write_text(json.dumps({"about": about, "cases": cases}, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {len(cases)} cases to {REFERENCE}", file=sys.stderr)
@@ -222,5 +225,5 @@ def regenerate() -> None:
 
 if __name__ == "__main__":  # regenerate the reference file
     if sys.argv[1:] != ["--regen"]:
-        sys.exit("usage: python tests/test_perft.py --regen  (rewrites tests/reference/perft.json)")
+        sys.exit("usage: PYTHONPATH=. python tests/test_perft.py --regen  (rewrites tests/reference/perft.json)")
     regenerate()

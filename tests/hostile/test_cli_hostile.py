@@ -154,6 +154,7 @@ def test_hostile_outlook_gives_one_line_and_status_2(kind, tmp_path):
     assert_refused("outlook", str(path), "--agents", "random", "--games", "2", *options)
 
 
+@pytest.mark.slow  # a CLI run in a child process that plays games: about 2 s
 def test_outlook_under_the_limit_works(tmp_path):
     result = run("outlook", _saved_position(tmp_path), "--agents", "aggressive", "--games", "3", "--max-turns", "50")
     assert result.returncode == 0, result.stderr

@@ -20,6 +20,7 @@ import unicodedata
 
 import numpy as np
 import pytest
+from game_helpers import spread, tiered
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -67,8 +68,11 @@ def _calls(state: rm.GameState, method: str, value: object) -> object:
     return getattr(state, method)(value)
 
 
-@pytest.mark.parametrize("game", list(STATES))
-@pytest.mark.parametrize("method", [*PLAYER_METHODS, "module mission_complete"])
+OUT_OF_RANGE = [(game, method) for game in STATES for method in (*PLAYER_METHODS, "module mission_complete")]
+
+
+# The fast tier: every method, on one of the games in turn.
+@pytest.mark.parametrize(("game", "method"), tiered(OUT_OF_RANGE, spread(OUT_OF_RANGE, at=1)))
 @given(value=_out_of_range(PLAYERS))
 def test_player_out_of_range_is_refused(game, method, value):
     with pytest.raises(InvalidArgumentError, match=rf"player.* 0\.\.{PLAYERS - 1}, got {re.escape(repr(value))}"):

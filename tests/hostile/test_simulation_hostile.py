@@ -260,6 +260,7 @@ def test_simulation_interrupted_carries_the_finished_games(monkeypatch):
     pd.testing.assert_frame_equal(info.value.results, rm.simulate(GAME, AGENTS, 3))
 
 
+@pytest.mark.slow  # a CLI run in a child process: about 2 s
 def test_piping_into_a_reader_that_goes_away_gives_no_traceback():
     child = subprocess.Popen(
         [*CLI, *SIMULATE, "--games", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -389,6 +390,7 @@ def _limit_file_size(size: int):  # pragma: no cover -- runs in the child
     return limit
 
 
+@pytest.mark.slow  # a CLI run in a child process under a file size limit: about 3 s
 @pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file size limits")
 def test_a_disk_that_fills_mid_run_keeps_every_finished_game(tmp_path):
     # The file may grow to 700 bytes (a header and a dozen rows): the run stops at the game that does not fit, with

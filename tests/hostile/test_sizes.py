@@ -20,7 +20,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-from game_helpers import build
+from game_helpers import build, tiered
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,7 +74,8 @@ def refused_cheaply(call, *args, memory=8 * MiB, seconds=1.0):
     return str(info.value)
 
 
-@pytest.mark.parametrize("name", sorted(HOSTILE))
+# The fast tier: every fourth call.
+@pytest.mark.parametrize("name", tiered(sorted(HOSTILE), sorted(HOSTILE)[::4]))
 @given(n=huge)
 def test_huge_sizes_are_refused_before_allocating(name, n):
     message = refused_cheaply(HOSTILE[name], n)
@@ -154,7 +155,7 @@ def largest_square(cost, budget):
     return low
 
 
-@pytest.mark.parametrize("budget", [16 * MiB, 64 * MiB])
+@pytest.mark.parametrize("budget", tiered([16 * MiB, 64 * MiB], [16 * MiB]))
 def test_calls_just_inside_the_limit_work_and_stay_within_it(budget):
     classic = rm.CombatRules()
     n = largest_square(lambda n: forward_cost(n, n, 0, classic, False)[0], budget)
