@@ -168,7 +168,7 @@ class GameContext:
         return setup.owner_name(owner, self.players)
 
     def deal_schedule(self, first: int) -> tuple[int, ...]:
-        """Owner of each dealt territory card in dealing order, ``first`` first (:func:`.setup.deal_schedule`)."""
+        """Owner of each dealt territory card in dealing order, ``first`` first (see ``setup.deal_schedule``)."""
         return setup.deal_schedule(self.two_player, self.players, len(self.board), first)
 
     # -- chance tables, shared by every state --------------------------------
