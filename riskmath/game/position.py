@@ -16,12 +16,14 @@ The queries that the engine, the agents, the evaluation and the
 environments all need live here too, next to the fields they read, each the
 one definition of its rule: :func:`room` (the caps), :func:`most_to_move`,
 :func:`occupation_range` (an ``Occupy``'s bounds), :func:`income`,
-:func:`holds_set`, :func:`trade_forced` (a trade before placing) and
-:func:`trade_down_over`.
+:func:`holds_set`, :func:`trade_forced` (a trade before placing),
+:func:`trade_down_over`, :func:`fortification_reach` and
+:func:`fortification_targets` (where a ``Fortify`` may go).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from riskmath.game.cards import has_set
@@ -33,6 +35,8 @@ __all__ = [
     "Capture",
     "PendingBattle",
     "Position",
+    "fortification_reach",
+    "fortification_targets",
     "holds_set",
     "income",
     "most_to_move",
@@ -338,3 +342,58 @@ def income(game: GameContext, pos: Position, player: int) -> int:
         else:
             bonus += value
     return game.rules.reinforcements(owner.count(player)) + bonus
+
+
+def fortification_reach(
+    game: GameContext, pos: Position, source: int, mine: set[int] | frozenset[int] | None = None
+) -> Sequence[int]:
+    """The territories that ``Rules.fortify`` lets a ``Fortify`` from ``source`` reach, before the other conditions.
+
+    With ``"adjacent"`` fortification, the neighbors of ``source`` (in the
+    board's order, whoever holds them); otherwise (``"connected"``,
+    ``"experts"``) the territories joined to ``source`` by a chain of
+    territories of the player to move, in id order, ``source`` excluded.
+    ``mine``, the territories of the player to move, is computed when not
+    given (a loop over sources passes it once).  :func:`fortification_targets`
+    adds the rest of the rule; the odds agent reads only this part.
+    """
+    if game.rules.fortify == "adjacent":
+        return game.neighbors[source]
+    if mine is None:
+        player = pos.player
+        mine = {t for t, o in enumerate(pos.owner) if o == player}
+    return sorted(game.board.component(source, mine) - {source})
+
+
+def fortification_targets(game: GameContext, pos: Position, source: int, mine: set[int] | frozenset[int]) -> list[int]:
+    """Where a ``Fortify`` of the player to move may take armies from ``source``, in the order of ``legal_actions``.
+
+    ``mine`` is the set of that player's territories.  Empty unless
+    ``source`` is in ``mine``, has at least 2 armies and (Experts) has not
+    already moved armies out or in this turn (``Position.moved``); else the
+    territories of :func:`fortification_reach` that are the player's, not
+    in ``Position.moved`` and with room for at least one army
+    (:func:`most_to_move` at least 1).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> mine = {0, 1, 2, 3}    # Alaska, Northwest Territory, Greenland and Alberta
+    >>> def from_alaska(fortify):
+    ...     game = rm.Game(3, rm.Rules(fortify=fortify))
+    ...     owners = {t: 0 if t in mine else 1 for t in range(len(game.board))}
+    ...     state = game.position(owners, {t: 5 if t == 0 else 1 for t in range(len(game.board))})
+    ...     return [game.board.territories[t] for t in fortification_targets(game, state.position, 0, mine)]
+    >>> from_alaska("adjacent")
+    ['Northwest Territory', 'Alberta']
+    >>> from_alaska("connected")
+    ['Northwest Territory', 'Greenland', 'Alberta']
+    """
+    armies, moved = pos.armies, pos.moved
+    if source not in mine or armies[source] < 2 or source in moved:
+        return []
+    cap = game.cap  # with 2 armies or more on the source, most_to_move is at least 1 exactly below the cap
+    reach = fortification_reach(game, pos, source, mine)
+    if moved:
+        return [u for u in reach if u in mine and u not in moved and armies[u] < cap]
+    return [u for u in reach if u in mine and armies[u] < cap]
