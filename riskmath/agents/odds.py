@@ -20,8 +20,9 @@ It decides from :mod:`riskmath.evaluate` and the battle and conquest odds:
   threshold: the stack stops when a third of it is left.
 - **Occupy.** Everything moves on when the plan continues from the captured
   territory or the source has no enemy left next to it; otherwise the
-  source keeps enough armies that its strongest rival neighbor beats it
-  with probability at most ``attack_threshold`` (as far as it can).
+  source keeps enough armies that its strongest enemy neighbor (a neutral
+  counts too, though neutrals never attack) beats it with probability at
+  most ``attack_threshold`` (as far as it can).
 - **Fortify.** One move of the largest interior stack (no enemy neighbor)
   to the reachable border territory most likely to fall.
 - **Set-up.** Claims territories in the continent where it holds the
@@ -63,7 +64,7 @@ from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
-from riskmath.game.position import occupation_range
+from riskmath.game.position import is_enemy, occupation_range, rival_table
 from riskmath.game.state import GameState
 from riskmath.odds._odds_grids import small_battles
 
@@ -338,10 +339,11 @@ class OddsAgent:
         me = state.current_player
         _, _, routes, _ = self._plans.get(me, (-1, [], [], 0))
         onward = any(target in route[:-1] for route in routes)
-        enemies_at_source = [u for u in state.game.neighbors[source] if _rival(state, me, u)]
+        owners = pos.owner
+        enemies_at_source = [u for u in state.game.neighbors[source] if is_enemy(me, owners[u])]
         if onward or not enemies_at_source:
             return ("occupy", most)
-        if not any(_rival(state, me, u) for u in state.game.neighbors[target]):
+        if not any(is_enemy(me, owners[u]) for u in state.game.neighbors[target]):
             return ("occupy", least)
         combat = state.game.rules.combat
         strongest = max(state.position.armies[u] - 1 for u in enemies_at_source)
@@ -367,7 +369,7 @@ class OddsAgent:
         best: tuple[tuple[float, int], Fortify] | None = None
         regions: dict[int, list[int]] = {}  # each territory's connected group of own territories, in id order
         for source in sorted(mine):
-            if armies[source] < 2 or any(_rival(state, me, u) for u in game.neighbors[source]):
+            if armies[source] < 2 or any(is_enemy(me, owners[u]) for u in game.neighbors[source]):
                 continue
             if game.rules.fortify == "adjacent":
                 targets: Any = [u for u in game.neighbors[source] if u in mine]
@@ -419,8 +421,9 @@ class OddsAgent:
         placer, due = pos.queue[0]
         if placer != me:
             return None  # a neutral's army: the fallback places it
-        owners, armies, alive, neighbors = pos.owner, pos.armies, pos.alive, game.neighbors
-        players, cap, combat = game.players, game.setup_cap, game.rules.combat
+        owners, armies, neighbors = pos.owner, pos.armies, game.neighbors
+        cap, combat = game.setup_cap, game.rules.combat
+        rival = rival_table(game, pos)  # rival[o + 1]: o is a living player
         best, most, top = -1, 0, -1.0
         for t in game.alphabetical:
             if owners[t] != placer or armies[t] >= cap:
@@ -428,7 +431,7 @@ class OddsAgent:
             able = -1  # the armies able to attack of the strongest rival neighbor (-1: none)
             for u in neighbors[t]:
                 enemy = owners[u]
-                if enemy != placer and 0 <= enemy < players and alive[enemy] and armies[u] - 1 > able:
+                if enemy != placer and rival[enemy + 1] and armies[u] - 1 > able:
                     able = armies[u] - 1
             fall = 0.0 if able < 0 else win_probability(able, armies[t], combat)
             if fall > top:
@@ -442,7 +445,8 @@ class OddsAgent:
         me = state.current_player
         names = state.game.board.territories
         mine = [t for t in range(len(names)) if state.owner(t) == me]
-        exposed = {t: sum(_rival(state, me, u) for u in state.game.neighbors[t]) for t in mine}
+        owners = state.position.owner
+        exposed = {t: sum(is_enemy(me, owners[u]) for u in state.game.neighbors[t]) for t in mine}
         return ChooseCapital(names[min(mine, key=lambda t: (exposed[t], -state.armies(t), t))])
 
 
@@ -528,11 +532,6 @@ def _merged(todo: list[tuple[int, int]]) -> list[tuple[int, int]]:
     for territory, armies in todo:
         totals[territory] = totals.get(territory, 0) + armies
     return list(totals.items())
-
-
-def _rival(state: GameState, me: int, territory: int) -> bool:
-    owner = state.position.owner[territory]
-    return owner != me and owner >= 0
 
 
 def _fallback(state: GameState, rng: random.Random) -> Any:

@@ -18,7 +18,10 @@ one definition of its rule: :func:`room` (the caps), :func:`most_to_move`,
 :func:`occupation_range` (an ``Occupy``'s bounds), :func:`income`,
 :func:`holds_set`, :func:`trade_forced` (a trade before placing),
 :func:`trade_down_over`, :func:`fortification_reach` and
-:func:`fortification_targets` (where a ``Fortify`` may go).
+:func:`fortification_targets` (where a ``Fortify`` may go), and who is
+hostile to whom: :func:`is_rival` (with :func:`rival_table`, the same for
+loops), a living player who may attack, and :func:`is_enemy`, any other
+owner, neutrals included, whose territories may be attacked.
 """
 
 from __future__ import annotations
@@ -39,8 +42,11 @@ __all__ = [
     "fortification_targets",
     "holds_set",
     "income",
+    "is_enemy",
+    "is_rival",
     "most_to_move",
     "occupation_range",
+    "rival_table",
     "room",
     "trade_down_over",
     "trade_forced",
@@ -342,6 +348,50 @@ def income(game: GameContext, pos: Position, player: int) -> int:
         else:
             bonus += value
     return game.rules.reinforcements(owner.count(player)) + bonus
+
+
+def is_rival(game: GameContext, pos: Position, player: int, other: int) -> bool:
+    """Whether owner ``other`` is a rival of ``player``: a living player other than ``player``, who may attack it.
+
+    Neutrals (owners ``players ..``) never attack and ``-1`` is nobody, so
+    neither is a rival; nor is an eliminated player.  The threats of
+    :mod:`riskmath.evaluate` (a territory's strongest rival neighbor) and the
+    odds agent's set-up placements count rivals.  Narrower than
+    :func:`is_enemy`.  In a loop, :func:`rival_table` gives the same answer
+    without a call per territory.
+    """
+    return other != player and 0 <= other < game.players and pos.alive[other]
+
+
+def rival_table(game: GameContext, pos: Position) -> list[bool]:
+    """:func:`is_rival` of every owner at once, for loops: entry ``other + 1`` is whether ``other`` is a living player.
+
+    Entry 0 is ``-1`` (nobody: False), then the players, then the neutrals
+    (False).  ``is_rival(game, pos, player, other)`` is ``other != player and
+    rival_table(game, pos)[other + 1]``.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> state = rm.Game(2).new_initial_state(seed=1, auto_chance=True)    # two players and a neutral
+    >>> rival_table(state.game, state.position)
+    [False, True, True, False]
+    """
+    players, alive = game.players, pos.alive
+    return [0 <= o < players and alive[o] for o in range(-1, game.owners)]
+
+
+def is_enemy(player: int, other: int) -> bool:
+    """Whether a territory of owner ``other`` is an enemy territory to ``player``: held by another player or a neutral.
+
+    Once the set-up is over every territory is held, and ``player`` may
+    attack exactly the enemy territories next to its own.  Broader than
+    :func:`is_rival`: a neutral is an enemy but never a rival (it does not
+    attack).  The odds agent reads its borders this way (occupation,
+    fortification from interior territories only, its capital); ``-1``
+    (unclaimed) is not an enemy.
+    """
+    return other != player and other >= 0
 
 
 def fortification_reach(
