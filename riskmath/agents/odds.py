@@ -64,7 +64,7 @@ from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
-from riskmath.game.position import is_enemy, occupation_range, rival_table
+from riskmath.game.position import fortification_reach, is_enemy, occupation_range, rival_table
 from riskmath.game.state import GameState
 from riskmath.odds._odds_grids import small_battles
 
@@ -367,19 +367,15 @@ class OddsAgent:
         mine = {t for t, o in enumerate(owners) if o == me}
         falls = fall_probabilities(state, False, only=mine)
         best: tuple[tuple[float, int], Fortify] | None = None
-        regions: dict[int, list[int]] = {}  # each territory's connected group of own territories, in id order
+        pos = state.position
+        regions: dict[int, list[int]] = {}  # the groups of joined own territories, searched once each
         for source in sorted(mine):
             if armies[source] < 2 or any(is_enemy(me, owners[u]) for u in game.neighbors[source]):
                 continue
-            if game.rules.fortify == "adjacent":
-                targets: Any = [u for u in game.neighbors[source] if u in mine]
-            else:
-                targets = regions.get(source)
-                if targets is None:  # (what board.reachable(source, within=mine) lists, as ids)
-                    targets = sorted(game.board.component(source, mine))
-                    regions.update(dict.fromkeys(targets, targets))
-            for target in targets:
-                if target != source and falls[target] > 0.0:
+            # Where Rules.fortify lets the armies go; unlike fortification_targets (legal_actions), regardless of
+            # Position.moved (Experts) and of the cap: such a move is refused and the phase ends (see _fallback).
+            for target in fortification_reach(game, pos, source, mine, regions):
+                if target in mine and falls[target] > 0.0:
                     key = (falls[target], armies[source])
                     if best is None or key > best[0]:
                         names = game.board.territories

@@ -487,10 +487,11 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
         return [(most - low + 1, lambda i: Occupy(low + i))]
     if phase is FORTIFY:
         mine = _own(pos)
+        regions: dict[int, list[int]] = {}  # (connected fortification: each group of own territories searched once)
         for t in range(n):
             if owner[t] != p or armies[t] < 2:  # (no targets: skipped without a call)
                 continue
-            for u in fortification_targets(game, pos, t, mine):
+            for u in fortification_targets(game, pos, t, mine, regions):
                 runs.append(_fortify_run(names[t], names[u], most_to_move(game, pos, t, u)))
                 if ranges is not None:
                     ranges.append(("fortify", t, u, 1, runs[-1][0]))

@@ -395,7 +395,11 @@ def is_enemy(player: int, other: int) -> bool:
 
 
 def fortification_reach(
-    game: GameContext, pos: Position, source: int, mine: set[int] | frozenset[int] | None = None
+    game: GameContext,
+    pos: Position,
+    source: int,
+    mine: set[int] | frozenset[int] | None = None,
+    regions: dict[int, list[int]] | None = None,
 ) -> Sequence[int]:
     """The territories that ``Rules.fortify`` lets a ``Fortify`` from ``source`` reach, before the other conditions.
 
@@ -404,18 +408,32 @@ def fortification_reach(
     ``"experts"``) the territories joined to ``source`` by a chain of
     territories of the player to move, in id order, ``source`` excluded.
     ``mine``, the territories of the player to move, is computed when not
-    given (a loop over sources passes it once).  :func:`fortification_targets`
-    adds the rest of the rule; the odds agent reads only this part.
+    given (a loop over sources passes it once).  A loop over sources may
+    also pass an empty dict as ``regions``, the same for every source: the
+    groups of joined territories found are remembered there, and each is
+    searched once.  :func:`fortification_targets` adds the rest of the rule;
+    the odds agent reads only this part.
     """
     if game.rules.fortify == "adjacent":
         return game.neighbors[source]
-    if mine is None:
-        player = pos.player
-        mine = {t for t, o in enumerate(pos.owner) if o == player}
-    return sorted(game.board.component(source, mine) - {source})
+    region = None if regions is None else regions.get(source)
+    if region is None:
+        if mine is None:
+            player = pos.player
+            mine = {t for t, o in enumerate(pos.owner) if o == player}
+        region = sorted(game.board.component(source, mine))
+        if regions is not None and source in mine:  # (a foreign source's search is not a group of the player's)
+            regions.update(dict.fromkeys(region, region))
+    return [t for t in region if t != source]
 
 
-def fortification_targets(game: GameContext, pos: Position, source: int, mine: set[int] | frozenset[int]) -> list[int]:
+def fortification_targets(
+    game: GameContext,
+    pos: Position,
+    source: int,
+    mine: set[int] | frozenset[int],
+    regions: dict[int, list[int]] | None = None,
+) -> list[int]:
     """Where a ``Fortify`` of the player to move may take armies from ``source``, in the order of ``legal_actions``.
 
     ``mine`` is the set of that player's territories.  Empty unless
@@ -423,7 +441,8 @@ def fortification_targets(game: GameContext, pos: Position, source: int, mine: s
     already moved armies out or in this turn (``Position.moved``); else the
     territories of :func:`fortification_reach` that are the player's, not
     in ``Position.moved`` and with room for at least one army
-    (:func:`most_to_move` at least 1).
+    (:func:`most_to_move` at least 1).  ``regions`` is passed on to
+    :func:`fortification_reach`.
 
     Examples
     --------
@@ -443,7 +462,8 @@ def fortification_targets(game: GameContext, pos: Position, source: int, mine: s
     if source not in mine or armies[source] < 2 or source in moved:
         return []
     cap = game.cap  # with 2 armies or more on the source, most_to_move is at least 1 exactly below the cap
-    reach = fortification_reach(game, pos, source, mine)
-    if moved:
-        return [u for u in reach if u in mine and u not in moved and armies[u] < cap]
-    return [u for u in reach if u in mine and armies[u] < cap]
+    targets = []
+    for u in fortification_reach(game, pos, source, mine, regions):
+        if u in mine and armies[u] < cap and u not in moved:
+            targets.append(u)
+    return targets
