@@ -300,17 +300,10 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     if not enemy:
         return ContinentPlan(1.0, [], [], [])
     nbrs = game.neighbors
-    components: list[set[int]] = []
+    components: list[set[int]] = []  # the groups of joined enemy territories, by their lowest id
     for t in sorted(enemy):
-        if any(t in c for c in components):
-            continue
-        component, frontier = {t}, [t]
-        while frontier:
-            for u in nbrs[frontier.pop()]:
-                if u in enemy and u not in component:
-                    component.add(u)
-                    frontier.append(u)
-        components.append(component)
+        if not any(t in c for c in components):
+            components.append(game.board.component(t, enemy))
 
     def strength(t: int) -> int:  # the strongest stack of the player next to t (0: none)
         return max((stacks[u] for u in nbrs[t] if owners[u] == player), default=0)
