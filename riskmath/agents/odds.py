@@ -64,7 +64,14 @@ from riskmath.game.codec import Checked, to_action, to_engine
 from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
-from riskmath.game.position import fortification_reach, is_enemy, occupation_range, rival_table
+from riskmath.game.position import (
+    fortification_reach,
+    is_enemy,
+    occupation_range,
+    rival_table,
+    room,
+    trade_down_over,
+)
 from riskmath.game.state import GameState
 from riskmath.odds._odds_grids import small_battles
 
@@ -161,8 +168,9 @@ class OddsAgent:
     # -- reinforcement ----------------------------------------------------------------
     def _reinforce(self, state: GameState) -> Any:
         me = state.current_player
-        hand = len(state.position.hands[me])
-        if hand >= 3 and (state.phase is Phase.REINFORCE or hand > state.game.rules.elimination_trade_to):
+        game, pos = state.game, state.position
+        hand = len(pos.hands[me])
+        if hand >= 3 and (state.phase is Phase.REINFORCE or not trade_down_over(game, pos)):
             trade = first_trade(state, me)  # the first of the legal actions when a set may be traded
             if trade is not None:
                 return TradeCards((trade[0], trade[1], trade[2]))
@@ -176,14 +184,15 @@ class OddsAgent:
             todo, routes = self._plan_turn(state, me)
             held = owners.count(me)
         armies_on = owners_and_armies(state)[1]
-        todo = [(t, k) for t, k in todo if armies_on[t] < state.game.cap]  # capped territories take nothing
-        if not todo:  # everything planned is full: the territory with the most room
+        todo = [(t, k) for t, k in todo if room(game, pos, t)]  # capped territories take nothing
+        if not todo:  # everything planned is full: the territory with the most room (the fewest armies)
             mine = [t for t in range(len(armies_on)) if owners[t] == me]
             todo = [(min(mine, key=lambda t: (armies_on[t], t)), state.pool)]
         territory, planned = todo[0]
-        armies = min(planned, state.pool, state.game.cap - armies_on[territory])
+        space = room(game, pos, territory)
+        armies = min(planned, state.pool, space)
         rest = [(territory, planned - armies)] if planned > armies else []
-        if rest and armies_on[territory] + armies >= state.game.cap:
+        if rest and armies >= space:
             rest = []  # the cap is reached: what is left goes to the next placements (or is replanned)
         self._plans[me] = (state.turn, rest + todo[1:], routes, held)
         return PlaceArmies(state.game.board.territories[territory], armies)
@@ -418,11 +427,14 @@ class OddsAgent:
         if placer != me:
             return None  # a neutral's army: the fallback places it
         owners, armies, neighbors = pos.owner, pos.armies, game.neighbors
-        cap, combat = game.setup_cap, game.rules.combat
+        combat = game.rules.combat
         rival = rival_table(game, pos)  # rival[o + 1]: o is a living player
         best, most, top = -1, 0, -1.0
         for t in game.alphabetical:
-            if owners[t] != placer or armies[t] >= cap:
+            if owners[t] != placer:
+                continue
+            space = room(game, pos, t, setup=True)
+            if not space:
                 continue
             able = -1  # the armies able to attack of the strongest rival neighbor (-1: none)
             for u in neighbors[t]:
@@ -432,7 +444,7 @@ class OddsAgent:
             fall = 0.0 if able < 0 else win_probability(able, armies[t], combat)
             if fall > top:
                 best, top = t, fall
-                most = min(due, cap - armies[t])
+                most = min(due, space)
         if best < 0:
             return None
         return PlaceArmies(game.board.territories[best], most)
