@@ -110,3 +110,62 @@ def test_a_state_can_be_built_from_a_position():
     assert again == state
     assert again.problems() == []
     assert again.apply(again.legal_actions()[0]) == state.apply(state.legal_actions()[0])
+
+
+def _fortify_states(rules: rm.Rules, players: int = 3, games: int = 2) -> list[rm.GameState]:
+    """FORTIFY states of random games (several moves a turn under the Experts rules)."""
+    import random
+
+    game = rm.Game(players, rules, max_turns=40)
+    found = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed, auto_chance=True)
+        while not state.is_terminal():
+            if state.phase is rm.Phase.FORTIFY:
+                found.append(state)
+            state = state.apply(rng.choice(state.legal_actions()))
+    return found
+
+
+@pytest.mark.parametrize("rules", ["classic", "experts", "capped"])
+def test_fortification_targets_are_what_check_action_accepts(rules):
+    """The query (and so the enumeration) against the check, pair by pair: a one-army move is legal exactly there."""
+    from riskmath.game.position import fortification_reach, fortification_targets
+
+    chosen = {
+        "classic": rm.Rules(),
+        "experts": rm.Rules.preset("us_1993_experts"),
+        "capped": rm.Rules(fortify="connected", max_armies_per_territory=4),
+    }[rules]
+    states = _fortify_states(chosen)
+    assert states
+    for state in states[::3]:
+        game, pos = state.game, state.position
+        names = game.board.territories
+        mine = {t for t, o in enumerate(pos.owner) if o == pos.player}
+        regions: dict[int, list[int]] = {}
+        for source in sorted(mine):
+            targets = fortification_targets(game, pos, source, mine, regions)
+            assert targets == fortification_targets(game, pos, source, mine)  # the regions remembered change nothing
+            assert set(targets) <= set(fortification_reach(game, pos, source))
+            legal = [u for u in range(len(names)) if state.is_legal(rm.Fortify(names[source], names[u], 1))]
+            assert sorted(targets) == legal
+
+
+def test_rivals_and_enemies():
+    """Two meanings, one table: a rival is a living player; an enemy is any other owner, neutrals included."""
+    from riskmath.game.position import is_enemy, is_rival, rival_table
+
+    state = rm.Game(2).new_initial_state(seed=1, auto_chance=True)  # two players and a neutral (owner 2)
+    game, pos = state.game, state.position
+    table = rival_table(game, pos)
+    for player in range(-1, game.owners):
+        for other in range(-1, game.owners):
+            assert is_rival(game, pos, player, other) == (other != player and table[other + 1])
+            assert is_enemy(player, other) == (other != player and other >= 0)
+            assert not is_rival(game, pos, player, other) or is_enemy(player, other)
+    assert is_enemy(0, 2)  # the neutral: attacked, never attacking
+    assert not is_rival(game, pos, 0, 2)
+    assert not is_enemy(0, -1)  # nobody
+    assert not is_rival(game, pos, 0, -1)

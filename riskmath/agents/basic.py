@@ -9,7 +9,7 @@ from typing import Any, Protocol, runtime_checkable
 from riskmath.game.cards import Symbol
 from riskmath.game.checked import Checked, to_action, to_engine
 from riskmath.game.phase import Phase
-from riskmath.game.position import most_to_move, room, trade_forced
+from riskmath.game.position import most_to_move, room, trade_down_over, trade_forced
 from riskmath.game.state import GameState
 
 __all__ = ["Agent", "AggressiveAgent", "RandomAgent"]
@@ -160,7 +160,7 @@ class AggressiveAgent(_BuiltIn):
             placer, due = pos.queue[0]
             if placer != pos.player:  # a neutral army (two-player set-up): anywhere will do
                 return _any_legal(state, rng)
-            target = _front(state, placer, state.game.setup_cap)
+            target = _front(state, placer, setup=True)
             return ("place", target, min(due, room(state.game, pos, target, setup=True)))
         if phase is _SETUP_CLAIM:
             return ("place", rng.choice([t for t, o in enumerate(pos.owner) if o < 0]), 1)
@@ -181,15 +181,14 @@ def _reinforce(state: GameState, rng: random.Random) -> Checked:
     pos = state.position
     player = pos.player
     hand = len(pos.hands[player])
-    rules = state.game.rules
     reinforce = pos.phase is Phase.REINFORCE
-    if hand >= 3 and (reinforce or hand > rules.elimination_trade_to):
+    if hand >= 3 and (reinforce or not trade_down_over(state.game, pos)):
         trade = first_trade(state, player)
         if trade is not None:
             return ("trade", trade)
     forced = reinforce and trade_forced(state.game, pos)
     if pos.pool > 0 and not forced:
-        target = _front(state, player, state.game.cap)
+        target = _front(state, player)
         return ("place", target, min(pos.pool, room(state.game, pos, target)))
     if reinforce and not forced:
         return ("end",)
@@ -209,18 +208,19 @@ def first_trade(state: GameState, player: int) -> tuple[str, ...] | None:
     return None
 
 
-def _front(state: GameState, player: int, cap: int) -> int:
-    """The own territory with room under ``cap`` and the most armies, among those bordering an enemy if any.
+def _front(state: GameState, player: int, setup: bool = False) -> int:
+    """The own territory with :func:`~riskmath.game.position.room` (the set-up cap with ``setup``) and the most
+    armies, among those bordering an enemy if any.
 
     Ties go to the first name in alphabetical order.
     """
-    pos = state.position
-    owner, armies, neighbors = pos.owner, pos.armies, state.game.neighbors
-    order = state.game.alphabetical
+    game, pos = state.game, state.position
+    owner, armies, neighbors = pos.owner, pos.armies, game.neighbors
+    order = game.alphabetical
     best, target = 0, -1
     for t in order:
         a = armies[t]
-        if a <= best or a >= cap or owner[t] != player:
+        if a <= best or owner[t] != player or not room(game, pos, t, setup):
             continue
         for u in neighbors[t]:
             if owner[u] != player:
@@ -229,6 +229,6 @@ def _front(state: GameState, player: int, cap: int) -> int:
     if target < 0:  # no front with room: the strongest territory with room
         for t in order:
             a = armies[t]
-            if a > best and a < cap and owner[t] == player:
+            if a > best and owner[t] == player and room(game, pos, t, setup):
                 best, target = a, t
     return target

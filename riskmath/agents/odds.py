@@ -20,8 +20,9 @@ It decides from :mod:`riskmath.evaluate` and the battle and conquest odds:
   threshold: the stack stops when a third of it is left.
 - **Occupy.** Everything moves on when the plan continues from the captured
   territory or the source has no enemy left next to it; otherwise the
-  source keeps enough armies that its strongest rival neighbor beats it
-  with probability at most ``attack_threshold`` (as far as it can).
+  source keeps enough armies that its strongest enemy neighbor (a neutral
+  counts too, though neutrals never attack) beats it with probability at
+  most ``attack_threshold`` (as far as it can).
 - **Fortify.** One move of the largest interior stack (no enemy neighbor)
   to the reachable border territory most likely to fall.
 - **Set-up.** Claims territories in the continent where it holds the
@@ -63,7 +64,14 @@ from riskmath.game.checked import Checked, to_action, to_engine
 from riskmath.game.game import Game
 from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
-from riskmath.game.position import occupation_range
+from riskmath.game.position import (
+    fortification_reach,
+    is_enemy,
+    occupation_range,
+    rival_table,
+    room,
+    trade_down_over,
+)
 from riskmath.game.state import GameState
 from riskmath.odds._odds_grids import small_battles
 
@@ -160,8 +168,9 @@ class OddsAgent:
     # -- reinforcement ----------------------------------------------------------------
     def _reinforce(self, state: GameState) -> Any:
         me = state.current_player
-        hand = len(state.position.hands[me])
-        if hand >= 3 and (state.phase is Phase.REINFORCE or hand > state.game.rules.elimination_trade_to):
+        game, pos = state.game, state.position
+        hand = len(pos.hands[me])
+        if hand >= 3 and (state.phase is Phase.REINFORCE or not trade_down_over(game, pos)):
             trade = first_trade(state, me)  # the first of the legal actions when a set may be traded
             if trade is not None:
                 return TradeCards((trade[0], trade[1], trade[2]))
@@ -175,14 +184,15 @@ class OddsAgent:
             todo, routes = self._plan_turn(state, me)
             held = owners.count(me)
         armies_on = owners_and_armies(state)[1]
-        todo = [(t, k) for t, k in todo if armies_on[t] < state.game.cap]  # capped territories take nothing
-        if not todo:  # everything planned is full: the territory with the most room
+        todo = [(t, k) for t, k in todo if room(game, pos, t)]  # capped territories take nothing
+        if not todo:  # everything planned is full: the territory with the most room (the fewest armies)
             mine = [t for t in range(len(armies_on)) if owners[t] == me]
             todo = [(min(mine, key=lambda t: (armies_on[t], t)), state.pool)]
         territory, planned = todo[0]
-        armies = min(planned, state.pool, state.game.cap - armies_on[territory])
+        space = room(game, pos, territory)
+        armies = min(planned, state.pool, space)
         rest = [(territory, planned - armies)] if planned > armies else []
-        if rest and armies_on[territory] + armies >= state.game.cap:
+        if rest and armies >= space:
             rest = []  # the cap is reached: what is left goes to the next placements (or is replanned)
         self._plans[me] = (state.turn, rest + todo[1:], routes, held)
         return PlaceArmies(state.game.board.territories[territory], armies)
@@ -338,10 +348,11 @@ class OddsAgent:
         me = state.current_player
         _, _, routes, _ = self._plans.get(me, (-1, [], [], 0))
         onward = any(target in route[:-1] for route in routes)
-        enemies_at_source = [u for u in state.game.neighbors[source] if _rival(state, me, u)]
+        owners = pos.owner
+        enemies_at_source = [u for u in state.game.neighbors[source] if is_enemy(me, owners[u])]
         if onward or not enemies_at_source:
             return ("occupy", most)
-        if not any(_rival(state, me, u) for u in state.game.neighbors[target]):
+        if not any(is_enemy(me, owners[u]) for u in state.game.neighbors[target]):
             return ("occupy", least)
         combat = state.game.rules.combat
         strongest = max(state.position.armies[u] - 1 for u in enemies_at_source)
@@ -365,19 +376,15 @@ class OddsAgent:
         mine = {t for t, o in enumerate(owners) if o == me}
         falls = fall_probabilities(state, False, only=mine)
         best: tuple[tuple[float, int], Fortify] | None = None
-        regions: dict[int, list[int]] = {}  # each territory's connected group of own territories, in id order
+        pos = state.position
+        regions: dict[int, list[int]] = {}  # the groups of joined own territories, searched once each
         for source in sorted(mine):
-            if armies[source] < 2 or any(_rival(state, me, u) for u in game.neighbors[source]):
+            if armies[source] < 2 or any(is_enemy(me, owners[u]) for u in game.neighbors[source]):
                 continue
-            if game.rules.fortify == "adjacent":
-                targets: Any = [u for u in game.neighbors[source] if u in mine]
-            else:
-                targets = regions.get(source)
-                if targets is None:  # (what board.reachable(source, within=mine) lists, as ids)
-                    targets = sorted(game.board.component(source, mine))
-                    regions.update(dict.fromkeys(targets, targets))
-            for target in targets:
-                if target != source and falls[target] > 0.0:
+            # Where Rules.fortify lets the armies go; unlike fortification_targets (legal_actions), regardless of
+            # Position.moved (Experts) and of the cap: such a move is refused and the phase ends (see _fallback).
+            for target in fortification_reach(game, pos, source, mine, regions):
+                if target in mine and falls[target] > 0.0:
                     key = (falls[target], armies[source])
                     if best is None or key > best[0]:
                         names = game.board.territories
@@ -419,21 +426,25 @@ class OddsAgent:
         placer, due = pos.queue[0]
         if placer != me:
             return None  # a neutral's army: the fallback places it
-        owners, armies, alive, neighbors = pos.owner, pos.armies, pos.alive, game.neighbors
-        players, cap, combat = game.players, game.setup_cap, game.rules.combat
+        owners, armies, neighbors = pos.owner, pos.armies, game.neighbors
+        combat = game.rules.combat
+        rival = rival_table(game, pos)  # rival[o + 1]: o is a living player
         best, most, top = -1, 0, -1.0
         for t in game.alphabetical:
-            if owners[t] != placer or armies[t] >= cap:
+            if owners[t] != placer:
+                continue
+            space = room(game, pos, t, setup=True)
+            if not space:
                 continue
             able = -1  # the armies able to attack of the strongest rival neighbor (-1: none)
             for u in neighbors[t]:
                 enemy = owners[u]
-                if enemy != placer and 0 <= enemy < players and alive[enemy] and armies[u] - 1 > able:
+                if enemy != placer and rival[enemy + 1] and armies[u] - 1 > able:
                     able = armies[u] - 1
             fall = 0.0 if able < 0 else win_probability(able, armies[t], combat)
             if fall > top:
                 best, top = t, fall
-                most = min(due, cap - armies[t])
+                most = min(due, space)
         if best < 0:
             return None
         return PlaceArmies(game.board.territories[best], most)
@@ -442,7 +453,8 @@ class OddsAgent:
         me = state.current_player
         names = state.game.board.territories
         mine = [t for t in range(len(names)) if state.owner(t) == me]
-        exposed = {t: sum(_rival(state, me, u) for u in state.game.neighbors[t]) for t in mine}
+        owners = state.position.owner
+        exposed = {t: sum(is_enemy(me, owners[u]) for u in state.game.neighbors[t]) for t in mine}
         return ChooseCapital(names[min(mine, key=lambda t: (exposed[t], -state.armies(t), t))])
 
 
@@ -528,11 +540,6 @@ def _merged(todo: list[tuple[int, int]]) -> list[tuple[int, int]]:
     for territory, armies in todo:
         totals[territory] = totals.get(territory, 0) + armies
     return list(totals.items())
-
-
-def _rival(state: GameState, me: int, territory: int) -> bool:
-    owner = state.position.owner[territory]
-    return owner != me and owner >= 0
 
 
 def _fallback(state: GameState, rng: random.Random) -> Any:

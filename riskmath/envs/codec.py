@@ -62,7 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
 from types import MappingProxyType
 from typing import Any
 
@@ -87,7 +87,7 @@ from riskmath.game.actions import (
     RollOutcome,
     TradeCards,
 )
-from riskmath.game.cards import WILD
+from riskmath.game.cards import WILD, Symbol, is_set
 from riskmath.game.chance import (
     ROLL_BLOCK,
     TABLE_ATTACKERS,
@@ -727,24 +727,27 @@ def _blocks(sizes: list[tuple[str, int]]) -> Mapping[str, slice]:
 def _deck_sets(game: Game) -> list[tuple[str, ...]]:
     """Every set the whole deck can form, as tuples of card names (multisets) in territory order, wilds last.
 
-    Three of a symbol, one of each symbol, any two territory cards with a wild, one with two wilds, three wilds.
+    Which three symbols make a set is :func:`riskmath.game.cards.is_set`'s answer, asked of every multiset of
+    three symbols the deck holds; each one that is a set is filled with the deck's cards of those symbols in every
+    way (three alike, one of each, any two cards with a wild, one with two wilds, three wilds).
     """
-    names = list(game.board.territories)
-    wilds = game.full_deck.count(WILD)
-    groups: dict[Any, list[str]] = {}
-    for name in names:
+    groups: dict[Symbol, list[str]] = {}  # the deck's card names by symbol (the wilds once per wild card)
+    for name in game.full_deck:
         groups.setdefault(game.cards[name].symbol, []).append(name)
-    found = [trio for group in groups.values() for trio in combinations(group, 3)]
-    if len(groups) >= 3:
-        found += [trio for symbols in combinations(groups.values(), 3) for trio in product(*symbols)]
-    if wilds:
-        found += [(*pair, WILD) for pair in combinations(names, 2)]
-    if wilds >= 2:
-        found += [(name, WILD, WILD) for name in names]
-    if wilds >= 3:
-        found.append((WILD, WILD, WILD))
-    order = {name: k for k, name in enumerate(names)}
-    order[WILD] = len(names)
+    found: set[tuple[str, ...]] = set()  # (a wild drawn from several wild cards is one multiset)
+    for x, y, z in combinations_with_replacement(groups, 3):  # (equal symbols come together)
+        if not is_set((x, y, z)):
+            continue
+        if x is z:
+            found.update(combinations(groups[x], 3))
+        elif x is y:
+            found.update((a, b, c) for a, b in combinations(groups[x], 2) for c in groups[z])
+        elif y is z:
+            found.update((a, b, c) for a in groups[x] for b, c in combinations(groups[y], 2))
+        else:
+            found.update(product(groups[x], groups[y], groups[z]))
+    order = {name: k for k, name in enumerate(game.board.territories)}
+    order[WILD] = len(order)
     return sorted(tuple(sorted(trio, key=order.__getitem__)) for trio in found)
 
 

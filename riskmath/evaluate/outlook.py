@@ -11,7 +11,7 @@ import numpy as np
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
 from riskmath.game.cards import has_set, is_set
-from riskmath.game.position import income
+from riskmath.game.position import income, rival_table
 from riskmath.odds._odds_grids import chain_success, win_probability
 
 if TYPE_CHECKING:
@@ -39,11 +39,6 @@ def owners_and_armies(state: GameState) -> tuple[list[int], list[int]]:
     return pos.owner, pos.armies
 
 
-def _is_rival(state: GameState, owner: int, other: int) -> bool:
-    """Whether ``other`` is a player (not neutral, alive) who can attack ``owner``."""
-    return other not in (owner, -1) and other < state.game.players and state.alive(other)
-
-
 def _strongest_attackers(
     state: GameState, reinforcements: bool, only: Collection[int] | None = None
 ) -> list[tuple[int, int] | None]:
@@ -53,8 +48,7 @@ def _strongest_attackers(
     """
     game, pos = state.game, state.position
     owners, armies, alive, players = pos.owner, pos.armies, pos.alive, game.players
-    # A rival is a living player other than the owner (neutrals and unclaimed territories never attack).
-    rival = [0 <= o < players and alive[o] for o in range(-1, game.owners)]  # rival[o + 1]
+    rival = rival_table(game, pos)  # rival[o + 1]: o is a living player (neutrals and nobody never attack)
     gain = [income(game, pos, p) if reinforcements and alive[p] else 0 for p in range(players)]
     result: list[tuple[int, int] | None] = [None] * len(owners)
     for t in range(len(owners)) if only is None else only:
@@ -306,17 +300,10 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     if not enemy:
         return ContinentPlan(1.0, [], [], [])
     nbrs = game.neighbors
-    components: list[set[int]] = []
+    components: list[set[int]] = []  # the groups of joined enemy territories, by their lowest id
     for t in sorted(enemy):
-        if any(t in c for c in components):
-            continue
-        component, frontier = {t}, [t]
-        while frontier:
-            for u in nbrs[frontier.pop()]:
-                if u in enemy and u not in component:
-                    component.add(u)
-                    frontier.append(u)
-        components.append(component)
+        if not any(t in c for c in components):
+            components.append(game.board.component(t, enemy))
 
     def strength(t: int) -> int:  # the strongest stack of the player next to t (0: none)
         return max((stacks[u] for u in nbrs[t] if owners[u] == player), default=0)

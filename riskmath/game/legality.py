@@ -45,7 +45,15 @@ from riskmath.game.phase import (
     TRADE_DOWN,
     Phase,
 )
-from riskmath.game.position import Position, most_to_move, occupation_range, room, trade_forced
+from riskmath.game.position import (
+    Position,
+    fortification_reach,
+    fortification_targets,
+    most_to_move,
+    occupation_range,
+    room,
+    trade_forced,
+)
 
 
 class LegalActions(Sequence[Any]):
@@ -315,10 +323,9 @@ def _check_fortify(game: GameContext, pos: Position, action: Fortify) -> tuple[A
         if t in pos.moved:
             reason = f"armies already moved from or to {names[t]} this turn (one move per territory)"
             raise _illegal(game, pos, action, reason)
-    if game.rules.fortify == "adjacent":
-        if target not in game.neighbors[source]:
+    if target not in fortification_reach(game, pos, source):
+        if game.rules.fortify == "adjacent":
             raise _illegal(game, pos, action, f"{names[source]} does not border {names[target]} (fortify: adjacent)")
-    elif target not in game.board.component(source, _own(pos)):
         raise _illegal(game, pos, action, f"no chain of your territories joins {names[source]} to {names[target]}")
     most = most_to_move(game, pos, source, target)
     if most < 1:
@@ -480,15 +487,14 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
         return [(most - low + 1, lambda i: Occupy(low + i))]
     if phase is FORTIFY:
         mine = _own(pos)
+        regions: dict[int, list[int]] = {}  # (connected fortification: each group of own territories searched once)
         for t in range(n):
-            if owner[t] != p or armies[t] < 2 or t in pos.moved:
+            if owner[t] != p or armies[t] < 2:  # (no targets: skipped without a call)
                 continue
-            targets = game.neighbors[t] if rules.fortify == "adjacent" else sorted(game.board.component(t, mine) - {t})
-            for u in targets:
-                if owner[u] == p and u not in pos.moved:
-                    runs.append(_fortify_run(names[t], names[u], most_to_move(game, pos, t, u)))
-                    if ranges is not None and runs[-1][0]:
-                        ranges.append(("fortify", t, u, 1, runs[-1][0]))
+            for u in fortification_targets(game, pos, t, mine, regions):
+                runs.append(_fortify_run(names[t], names[u], most_to_move(game, pos, t, u)))
+                if ranges is not None:
+                    ranges.append(("fortify", t, u, 1, runs[-1][0]))
         runs.append(_one(EndPhase()))
         if ranges is not None:
             ranges.append(("end",))

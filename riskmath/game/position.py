@@ -16,12 +16,17 @@ The queries that the engine, the agents, the evaluation and the
 environments all need live here too, next to the fields they read, each the
 one definition of its rule: :func:`room` (the caps), :func:`most_to_move`,
 :func:`occupation_range` (an ``Occupy``'s bounds), :func:`income`,
-:func:`holds_set`, :func:`trade_forced` (a trade before placing) and
-:func:`trade_down_over`.
+:func:`holds_set`, :func:`trade_forced` (a trade before placing),
+:func:`trade_down_over`, :func:`fortification_reach` and
+:func:`fortification_targets` (where a ``Fortify`` may go), and who is
+hostile to whom: :func:`is_rival` (with :func:`rival_table`, the same for
+loops), a living player who may attack, and :func:`is_enemy`, any other
+owner, neutrals included, whose territories may be attacked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from riskmath.game.cards import has_set
@@ -33,10 +38,15 @@ __all__ = [
     "Capture",
     "PendingBattle",
     "Position",
+    "fortification_reach",
+    "fortification_targets",
     "holds_set",
     "income",
+    "is_enemy",
+    "is_rival",
     "most_to_move",
     "occupation_range",
+    "rival_table",
     "room",
     "trade_down_over",
     "trade_forced",
@@ -350,3 +360,122 @@ def income(game: GameContext, pos: Position, player: int) -> int:
         else:
             bonus += value
     return game.rules.reinforcements(owner.count(player)) + bonus
+
+
+def is_rival(game: GameContext, pos: Position, player: int, other: int) -> bool:
+    """Whether owner ``other`` is a rival of ``player``: a living player other than ``player``, who may attack it.
+
+    Neutrals (owners ``players ..``) never attack and ``-1`` is nobody, so
+    neither is a rival; nor is an eliminated player.  The threats of
+    :mod:`riskmath.evaluate` (a territory's strongest rival neighbor) and the
+    odds agent's set-up placements count rivals.  Narrower than
+    :func:`is_enemy`.  In a loop, :func:`rival_table` gives the same answer
+    without a call per territory.
+    """
+    return other != player and 0 <= other < game.players and pos.alive[other]
+
+
+def rival_table(game: GameContext, pos: Position) -> list[bool]:
+    """:func:`is_rival` of every owner at once, for loops: entry ``other + 1`` is whether ``other`` is a living player.
+
+    Entry 0 is ``-1`` (nobody: False), then the players, then the neutrals
+    (False).  ``is_rival(game, pos, player, other)`` is ``other != player and
+    rival_table(game, pos)[other + 1]``.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> state = rm.Game(2).new_initial_state(seed=1, auto_chance=True)    # two players and a neutral
+    >>> rival_table(state.game, state.position)
+    [False, True, True, False]
+    """
+    players, alive = game.players, pos.alive
+    return [0 <= o < players and alive[o] for o in range(-1, game.owners)]
+
+
+def is_enemy(player: int, other: int) -> bool:
+    """Whether a territory of owner ``other`` is an enemy territory to ``player``: held by another player or a neutral.
+
+    Once the set-up is over every territory is held, and ``player`` may
+    attack exactly the enemy territories next to its own.  Broader than
+    :func:`is_rival`: a neutral is an enemy but never a rival (it does not
+    attack).  The odds agent reads its borders this way (occupation,
+    fortification from interior territories only, its capital); ``-1``
+    (unclaimed) is not an enemy.
+    """
+    return other != player and other >= 0
+
+
+def fortification_reach(
+    game: GameContext,
+    pos: Position,
+    source: int,
+    mine: set[int] | frozenset[int] | None = None,
+    regions: dict[int, list[int]] | None = None,
+) -> Sequence[int]:
+    """The territories that ``Rules.fortify`` lets a ``Fortify`` from ``source`` reach, before the other conditions.
+
+    With ``"adjacent"`` fortification, the neighbors of ``source`` (in the
+    board's order, whoever holds them); otherwise (``"connected"``,
+    ``"experts"``) the territories joined to ``source`` by a chain of
+    territories of the player to move, in id order, ``source`` excluded.
+    ``mine``, the territories of the player to move, is computed when not
+    given (a loop over sources passes it once).  A loop over sources may
+    also pass an empty dict as ``regions``, the same for every source: the
+    groups of joined territories found are remembered there, and each is
+    searched once.  :func:`fortification_targets` adds the rest of the rule;
+    the odds agent reads only this part.
+    """
+    if game.rules.fortify == "adjacent":
+        return game.neighbors[source]
+    region = None if regions is None else regions.get(source)
+    if region is None:
+        if mine is None:
+            player = pos.player
+            mine = {t for t, o in enumerate(pos.owner) if o == player}
+        region = sorted(game.board.component(source, mine))
+        if regions is not None and source in mine:  # (a foreign source's search is not a group of the player's)
+            regions.update(dict.fromkeys(region, region))
+    return [t for t in region if t != source]
+
+
+def fortification_targets(
+    game: GameContext,
+    pos: Position,
+    source: int,
+    mine: set[int] | frozenset[int],
+    regions: dict[int, list[int]] | None = None,
+) -> list[int]:
+    """Where a ``Fortify`` of the player to move may take armies from ``source``, in the order of ``legal_actions``.
+
+    ``mine`` is the set of that player's territories.  Empty unless
+    ``source`` is in ``mine``, has at least 2 armies and (Experts) has not
+    already moved armies out or in this turn (``Position.moved``); else the
+    territories of :func:`fortification_reach` that are the player's, not
+    in ``Position.moved`` and with room for at least one army
+    (:func:`most_to_move` at least 1).  ``regions`` is passed on to
+    :func:`fortification_reach`.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> mine = {0, 1, 2, 3}    # Alaska, Northwest Territory, Greenland and Alberta
+    >>> def from_alaska(fortify):
+    ...     game = rm.Game(3, rm.Rules(fortify=fortify))
+    ...     owners = {t: 0 if t in mine else 1 for t in range(len(game.board))}
+    ...     state = game.position(owners, {t: 5 if t == 0 else 1 for t in range(len(game.board))})
+    ...     return [game.board.territories[t] for t in fortification_targets(game, state.position, 0, mine)]
+    >>> from_alaska("adjacent")
+    ['Northwest Territory', 'Alberta']
+    >>> from_alaska("connected")
+    ['Northwest Territory', 'Greenland', 'Alberta']
+    """
+    armies, moved = pos.armies, pos.moved
+    if source not in mine or armies[source] < 2 or source in moved:
+        return []
+    cap = game.cap  # with 2 armies or more on the source, most_to_move is at least 1 exactly below the cap
+    targets = []
+    for u in fortification_reach(game, pos, source, mine, regions):
+        if u in mine and armies[u] < cap and u not in moved:
+            targets.append(u)
+    return targets
