@@ -44,9 +44,10 @@ Cards
     are exactly the game's deck (less the headquarters' cards in Capital
     RISK); during it the hands and the discard pile are empty and the deck is
     the territory cards not yet dealt (all of them in a claimed set-up);
-  * hands are within the rules' limits: with ``forced_trade_at`` and
-    ``elimination_trade_at`` both set, at most the larger of the two, except
-    the player to move (or the winner) holding a victim's cards to trade down;
+  * hands are within the rules' limits (:func:`~riskmath.game.position.most_cards`):
+    with ``forced_trade_at`` and ``elimination_trade_at`` both set, at most
+    the larger of the two, except the player to move (or the winner) holding
+    a victim's cards to trade down;
   * ``sets_traded``, ``pool`` and ``bonus_taken`` are not negative; ``pool``
     is 0 except in ``REINFORCE``, ``TRADE_DOWN`` (and ``GAME_OVER`` when a
     placement completed a mission); ``bonus_taken`` is 0 without a
@@ -109,7 +110,7 @@ from riskmath.game.context import GameContext
 from riskmath.game.legality import enumerate_actions
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
-from riskmath.game.position import Position
+from riskmath.game.position import Position, most_cards
 
 __all__ = ["consistency"]
 
@@ -238,15 +239,11 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
             lost = sorted((expected - cards).elements())
             extra = sorted((cards - expected).elements())
             found.append(f"cards do not add up to the deck: missing {lost}, extra {extra}"[:400])
-    forced, at = rules.forced_trade_at, rules.elimination_trade_at
-    if forced is not None and at is not None:
-        limit = max(forced, at)
-        taker = pos.winner if pos.phase is Phase.GAME_OVER else pos.player
-        for p, hand in enumerate(pos.hands):
-            trading = p == taker and pos.trade_down
-            most = limit + at - 1 if trading else limit
-            if len(hand) > most:
-                found.append(f"player {p} holds {len(hand)} cards, more than the rules allow ({most})")
+    taker = pos.winner if pos.phase is Phase.GAME_OVER else pos.player
+    for p, hand in enumerate(pos.hands):
+        most = most_cards(game, trading_down=p == taker and pos.trade_down)
+        if most is not None and len(hand) > most:
+            found.append(f"player {p} holds {len(hand)} cards, more than the rules allow ({most})")
     if pos.pool and pos.phase not in (Phase.REINFORCE, Phase.TRADE_DOWN, Phase.GAME_OVER):
         found.append(f"pool is {pos.pool} in {pos.phase.name} (armies are placed in REINFORCE and TRADE_DOWN only)")
     if pos.bonus_taken and (setup or rules.territory_card_bonus == "none"):

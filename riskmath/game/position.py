@@ -16,8 +16,8 @@ The queries that the engine, the agents, the evaluation and the
 environments all need live here too, next to the fields they read, each the
 one definition of its rule: :func:`room` (the caps), :func:`most_to_move`,
 :func:`occupation_range` (an ``Occupy``'s bounds), :func:`income`,
-:func:`holds_set`, :func:`trade_forced` (a trade before placing) and
-:func:`trade_down_over`.
+:func:`holds_set`, :func:`trade_forced` (a trade before placing),
+:func:`trade_down_over` and :func:`most_cards` (the hand limit).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ __all__ = [
     "Position",
     "holds_set",
     "income",
+    "most_cards",
     "most_to_move",
     "occupation_range",
     "room",
@@ -338,3 +339,25 @@ def income(game: GameContext, pos: Position, player: int) -> int:
         else:
             bonus += value
     return game.rules.reinforcements(owner.count(player)) + bonus
+
+
+def most_cards(game: GameContext, trading_down: bool = False) -> int | None:
+    """The most cards a hand may hold under the rules of ``game``, or None when they set no limit.
+
+    With both ``Rules.forced_trade_at`` and ``Rules.elimination_trade_at``
+    set, the larger of the two; with ``trading_down`` (the player who has
+    just taken a victim's cards and must trade them down,
+    ``Position.trade_down``), ``elimination_trade_at - 1`` more.  Without
+    either rule nothing bounds a hand.  ``Game.position`` refuses hands
+    above the limit, and so do the invariants of a state.
+
+    >>> from riskmath import Game, Rules
+    >>> most_cards(Game(3)), most_cards(Game(3), trading_down=True), most_cards(Game(3, Rules(forced_trade_at=None)))
+    (6, 11, None)
+    """
+    rules = game.rules
+    forced, at = rules.forced_trade_at, rules.elimination_trade_at
+    if forced is None or at is None:
+        return None
+    limit = max(forced, at)
+    return limit + at - 1 if trading_down else limit
