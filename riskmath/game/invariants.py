@@ -105,12 +105,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from riskmath.game.cards import trade_down_needed
 from riskmath.game.chance import chance_outcomes, is_chance
 from riskmath.game.context import GameContext
 from riskmath.game.legality import enumerate_actions
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
-from riskmath.game.position import Position, most_cards
+from riskmath.game.position import Position, most_cards, room
 
 __all__ = ["consistency"]
 
@@ -319,7 +320,7 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
             found.append(f"queue {pos.queue} names an owner twice")
         if not found:
             first = pos.queue[0][0]
-            if not any(pos.owner[t] == first and pos.armies[t] < game.setup_cap for t in range(n)):
+            if not any(pos.owner[t] == first and room(game, pos, t, setup=True) for t in range(n)):
                 found.append(f"{game.owner_name(first)} places next but has no territory with room")
     # missions
     if rules.missions == "none":
@@ -411,7 +412,7 @@ def _battle_problems(game: GameContext, pos: Position) -> list[str]:
         found.append(f"trade_down is set in {phase.name}")
     if phase is Phase.OCCUPY and pos.trade_down:
         at, hand = rules.elimination_trade_at, len(pos.hands[pos.player])
-        if at is None or hand < at:
+        if at is None or not trade_down_needed(hand, at, rules.elimination_trade_to):
             found.append(f"trade_down is set with {hand} cards in hand (a trade-down follows taking {at} or more)")
     if phase is Phase.TRADE_DOWN:
         to = rules.elimination_trade_to
