@@ -12,7 +12,8 @@ actions to the engine's form and back), :mod:`~riskmath.game.missions`,
 :mod:`~riskmath.game.chance` (the generator, sampling chance nodes),
 :mod:`~riskmath.game.legality` (what may be done),
 :mod:`~riskmath.game.transitions` (what an action does),
-:mod:`~riskmath.game.serialize` (JSON); and on top
+:mod:`~riskmath.game.serialize` (JSON) with
+:mod:`~riskmath.game.invariants` (what every position must satisfy); and on top
 :mod:`~riskmath.game.game` (:class:`Game`, a board and rules with the cached
 chance tables, and :class:`GameState`, the immutable public face of a
 position; :mod:`~riskmath.game.state` is its documented import path).

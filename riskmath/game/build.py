@@ -24,7 +24,7 @@ from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK
 from riskmath.game.context import GameContext
 from riskmath.game.missions import missions_for
-from riskmath.game.position import Position
+from riskmath.game.position import Position, most_cards
 from riskmath.game.serialize import BIG, problems
 from riskmath.game.transitions import start_turn_at
 
@@ -141,14 +141,13 @@ def _hands(game: GameContext, cards: object, headquarters: set[str]) -> list[lis
     if wilds > deck[WILD]:
         raise InvalidArgumentError(f"cards: {wilds} wild cards in the hands, but the deck has {deck[WILD]}")
     rules = game.rules
-    forced, at = rules.forced_trade_at, rules.elimination_trade_at
-    if forced is not None and at is not None:
-        most = max(forced, at)  # the most a player can hold at the start of a turn (the save-file limit)
+    most = most_cards(game)  # the same limit as a saved state's (not trading down at the start of a turn)
+    if most is not None:
         for player, hand in enumerate(hands):
             if len(hand) > most:
                 raise InvalidArgumentError(
                     f"cards[{player}] holds {len(hand)} cards, more than the rules allow ({most}: forced_trade_at="
-                    f"{forced}, elimination_trade_at={at})"
+                    f"{rules.forced_trade_at}, elimination_trade_at={rules.elimination_trade_at})"
                 )
     return hands
 

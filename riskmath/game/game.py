@@ -662,8 +662,8 @@ class GameState:
         """Rebuild a state from :meth:`to_json`, checking it for consistency.
 
         A state is loaded only if it is one the engine can go on from: the
-        checks (every field's type and range, and every invariant of play)
-        are listed in ``riskmath.game.serialize``.
+        checks are every field's type and range (``riskmath.game.serialize``)
+        and every invariant of play (listed in ``riskmath.game.invariants``).
 
         Parameters
         ----------
@@ -692,7 +692,7 @@ class GameState:
 
         The same checks as :meth:`from_json` (each field's type and range,
         then every invariant of play, listed in
-        ``riskmath.game.serialize``): e.g. that every territory has an
+        ``riskmath.game.invariants``): e.g. that every territory has an
         owner and at least one army after the set-up, that the cards in the
         deck, the discard pile and the hands make up the whole deck, that
         players marked alive hold territory.  States built by ``apply`` are

@@ -21,7 +21,8 @@ one definition of its rule: :func:`room` (the caps), :func:`most_to_move`,
 :func:`fortification_targets` (where a ``Fortify`` may go), and who is
 hostile to whom: :func:`is_rival` (with :func:`rival_table`, the same for
 loops), a living player who may attack, and :func:`is_enemy`, any other
-owner, neutrals included, whose territories may be attacked.
+owner, neutrals included, whose territories may be attacked; and
+:func:`most_cards` (the hand limit).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ __all__ = [
     "income",
     "is_enemy",
     "is_rival",
+    "most_cards",
     "most_to_move",
     "occupation_range",
     "rival_table",
@@ -479,3 +481,25 @@ def fortification_targets(
         if u in mine and armies[u] < cap and u not in moved:
             targets.append(u)
     return targets
+
+
+def most_cards(game: GameContext, trading_down: bool = False) -> int | None:
+    """The most cards a hand may hold under the rules of ``game``, or None when they set no limit.
+
+    With both ``Rules.forced_trade_at`` and ``Rules.elimination_trade_at``
+    set, the larger of the two; with ``trading_down`` (the player who has
+    just taken a victim's cards and must trade them down,
+    ``Position.trade_down``), ``elimination_trade_at - 1`` more.  Without
+    either rule nothing bounds a hand.  ``Game.position`` refuses hands
+    above the limit, and so do the invariants of a state.
+
+    >>> from riskmath import Game, Rules
+    >>> most_cards(Game(3)), most_cards(Game(3), trading_down=True), most_cards(Game(3, Rules(forced_trade_at=None)))
+    (6, 11, None)
+    """
+    rules = game.rules
+    forced, at = rules.forced_trade_at, rules.elimination_trade_at
+    if forced is None or at is None:
+        return None
+    limit = max(forced, at)
+    return limit + at - 1 if trading_down else limit
