@@ -460,25 +460,24 @@ class ActionCodec(ChanceIds):
         if is_chance(game, state.position) or state.is_terminal():
             raise IllegalActionError(f"{action!r}: {state!r} is not a decision node")
         checked = check_action(game, state.position, action)  # raises IllegalActionError with the reason
-        kind = checked[0]
         _, counts, _ = self._table(state)
-        if kind == "place":
+        if checked[0] == "place":
             first, count = self._place + checked[1], checked[2]
-        elif kind == "attack":
+        elif checked[0] == "attack":
             return (self._attack + int(self._edge[checked[1], checked[2]]) * self._dice + checked[3] - 1,)
-        elif kind == "blitz":
+        elif checked[0] == "blitz":
             first, count = self._blitz + int(self._edge[checked[1], checked[2]]), checked[3]
-        elif kind == "fortify":
+        elif checked[0] == "fortify":
             first, count = self._fortify + int(self._pair[checked[1], checked[2]]), checked[3]
-        elif kind == "occupy":
+        elif checked[0] == "occupy":
             first, count = self._occupy, checked[1]
-        elif kind == "trade":
+        elif checked[0] == "trade":
             return (self._trade_base + self._trade[_trade_key(self, checked[1])],)
-        elif kind == "defend":
+        elif checked[0] == "defend":
             return (self._defend_base + checked[1] - 1,)
-        elif kind == "capital":
+        elif checked[0] == "capital":
             return (self._capital + checked[1],)
-        elif kind == "pile":
+        elif checked[0] == "pile":
             return (self._pile + checked[1],)
         else:
             return (self._end,)

@@ -29,7 +29,20 @@ from riskmath.game.actions import (
 )
 from riskmath.game.cards import WILD, is_set
 from riskmath.game.chance import is_chance
-from riskmath.game.checked import Checked, kind_of
+from riskmath.game.checked import (
+    AttackChecked,
+    BlitzChecked,
+    CapitalChecked,
+    Checked,
+    DefendChecked,
+    EndChecked,
+    FortifyChecked,
+    OccupyChecked,
+    PileChecked,
+    PlaceChecked,
+    TradeChecked,
+    kind_of,
+)
 from riskmath.game.context import GameContext
 from riskmath.game.phase import (
     ATTACK,
@@ -204,18 +217,18 @@ def check_action(game: GameContext, pos: Position, action: Any) -> Checked:
     return _CHECKS[kind](game, pos, action)
 
 
-def _check_defend(game: GameContext, pos: Position, action: Defend) -> Checked:
+def _check_defend(game: GameContext, pos: Position, action: Defend) -> DefendChecked:
     assert pos.pending is not None
     most = min(game.rules.combat.defender_max_dice, pos.armies[pos.pending.target])
     return ("defend", _count(game, pos, action, "dice", action.dice, 1, most))
 
 
-def _check_occupy(game: GameContext, pos: Position, action: Occupy) -> Checked:
+def _check_occupy(game: GameContext, pos: Position, action: Occupy) -> OccupyChecked:
     low, most = occupation_range(game, pos)
     return ("occupy", _count(game, pos, action, "armies", action.armies, low, most))
 
 
-def _check_end(game: GameContext, pos: Position, action: EndPhase) -> Checked:
+def _check_end(game: GameContext, pos: Position, action: EndPhase) -> EndChecked:
     if pos.phase is REINFORCE:  # only when a turn starts with nothing to place (no minimum, Risiko)
         if pos.pool > 0:
             raise _illegal(game, pos, action, f"{pos.pool} armies are still to be placed")
@@ -225,21 +238,21 @@ def _check_end(game: GameContext, pos: Position, action: EndPhase) -> Checked:
     return ("end",)
 
 
-def _check_pile(game: GameContext, pos: Position, action: ChoosePile) -> Checked:
+def _check_pile(game: GameContext, pos: Position, action: ChoosePile) -> PileChecked:
     left = sorted(set(pos.piles) - {-1})
     if isinstance(action.pile, bool) or action.pile not in left:
         raise _illegal(game, pos, action, f"pile must be one of the piles left, {left}; got {action.pile!r}")
     return ("pile", action.pile)
 
 
-def _check_capital(game: GameContext, pos: Position, action: ChooseCapital) -> Checked:
+def _check_capital(game: GameContext, pos: Position, action: ChooseCapital) -> CapitalChecked:
     t = _territory(game, pos, action, action.territory)
     if pos.owner[t] != pos.player:
         raise _illegal(game, pos, action, f"{game.board.territories[t]} is not yours")
     return ("capital", t)
 
 
-def _check_place(game: GameContext, pos: Position, action: PlaceArmies) -> tuple[Any, ...]:
+def _check_place(game: GameContext, pos: Position, action: PlaceArmies) -> PlaceChecked:
     t = _territory(game, pos, action, action.territory)
     name = game.board.territories[t]
     phase = pos.phase
@@ -268,7 +281,7 @@ def _check_place(game: GameContext, pos: Position, action: PlaceArmies) -> tuple
     return ("place", t, k)
 
 
-def _check_trade(game: GameContext, pos: Position, action: TradeCards) -> Checked:
+def _check_trade(game: GameContext, pos: Position, action: TradeCards) -> TradeChecked:
     cards = action.cards
     if not isinstance(cards, tuple) or len(cards) != 3 or not all(isinstance(c, str) for c in cards):
         raise _illegal(game, pos, action, "a trade names exactly three cards (territory names or 'wild')")
@@ -285,7 +298,7 @@ def _check_trade(game: GameContext, pos: Position, action: TradeCards) -> Checke
     return ("trade", names)
 
 
-def _check_attack(game: GameContext, pos: Position, action: Attack | Blitz) -> tuple[Any, ...]:
+def _check_attack(game: GameContext, pos: Position, action: Attack | Blitz) -> AttackChecked | BlitzChecked:
     source = _territory(game, pos, action, action.source)
     target = _territory(game, pos, action, action.target)
     names = game.board.territories
@@ -310,7 +323,7 @@ def _own(pos: Position) -> set[int]:
     return {t for t, o in enumerate(pos.owner) if o == player}
 
 
-def _check_fortify(game: GameContext, pos: Position, action: Fortify) -> tuple[Any, ...]:
+def _check_fortify(game: GameContext, pos: Position, action: Fortify) -> FortifyChecked:
     source = _territory(game, pos, action, action.source)
     target = _territory(game, pos, action, action.target)
     names = game.board.territories

@@ -18,6 +18,7 @@ from typing import Any
 from riskmath.game.actions import DrawCard, FirstPlayer, PlaceArmies, RollOutcome
 from riskmath.game.cards import territory_bonus, trade_down_needed
 from riskmath.game.chance import UNIT, advance, battle, is_chance, sample_outcome, step
+from riskmath.game.checked import Checked
 from riskmath.game.context import GameContext
 from riskmath.game.missions import completed
 from riskmath.game.phase import (
@@ -293,9 +294,10 @@ def _check_missions(game: GameContext, pos: Position, only: int | None = None) -
 # -- decisions --------------------------------------------------------------------------------
 
 
-def apply_action(game: GameContext, pos: Position, checked: tuple[Any, ...]) -> None:
+def apply_action(game: GameContext, pos: Position, action: Checked) -> None:
     """Apply a checked action (:mod:`~riskmath.game.checked` form) to ``pos`` in place."""
     rules = game.rules
+    checked: tuple[Any, ...] = action  # dispatched on its kind below, then read as the plain tuple it is
     kind = checked[0]
     phase = pos.phase
     # The commonest first: a simulated turn is mostly blitz, occupy, blitz, occupy ...
