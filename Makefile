@@ -32,9 +32,10 @@ lint: $(STAMP_TEST)
 test: lint
 	MPLBACKEND=Agg $(BIN)/python -m pytest
 
-# The quick tier while working: no lint, and none of the tests marked slow (under a minute on two cores).
+# The quick tier while working: no lint, none of the tests marked slow, and hypothesis's "fast" profile (fewer
+# examples; tests/conftest.py): under a minute on two cores.
 test-fast: $(STAMP_TEST)
-	MPLBACKEND=Agg $(BIN)/python -m pytest -m "not slow"
+	HYPOTHESIS_PROFILE=fast MPLBACKEND=Agg $(BIN)/python -m pytest -m "not slow"
 
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/run.py

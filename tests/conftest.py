@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from pathlib import Path
@@ -22,8 +23,32 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+# The quick tier (make test-fast sets HYPOTHESIS_PROFILE=fast): the same, with 10 examples where a test does not
+# set its own number.  make test, as CI runs it, keeps the default profile.
+settings.register_profile("fast", settings.get_profile("riskmath"), max_examples=10)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "riskmath"))
+
+
+# The cyclic garbage collector's full passes walk every object alive, and the tests keep many (the engine's
+# tables, cached games and their states): hundreds of thousands by the end, a tenth of a second a pass.  What a
+# file leaves alive when it is done is collected once and frozen out of the collector (reference counting still
+# frees it), so later passes walk only what later files make.  Collection's objects are frozen the same way.
+
+
+def _collect_and_freeze() -> None:
+    gc.collect()  # walks only what is not frozen yet; nothing dead is kept
+    gc.freeze()
+
+
+def pytest_collection_finish(session):
+    _collect_and_freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    if nextitem is None or nextitem.path != item.path:
+        _collect_and_freeze()
 
 
 @pytest.fixture(scope="session")

@@ -75,8 +75,8 @@ def checked_playout(game: rm.Game, agents, seed: int, seen: Counter | None = Non
     return state
 
 
-# The fast tier: every third preset (every preset plays in the fast tier of tests/test_seeded_games.py).
-@pytest.mark.parametrize(("preset", "players"), tiered(PRESET_CASES, spread(PRESET_CASES)[::3]))
+# The fast tier: every sixth preset (every preset plays in the fast tier of tests/test_seeded_games.py).
+@pytest.mark.parametrize(("preset", "players"), tiered(PRESET_CASES, spread(PRESET_CASES)[::6]))
 def test_legal_in_every_preset(preset, players):
     for seed in range(12):
         mix = list(MIXES)[seed % 3]
@@ -85,9 +85,9 @@ def test_legal_in_every_preset(preset, players):
         assert final.turn <= 12 + seed
 
 
-# The fast tier checks every fourth variant with 3 players; make test checks them all with 2, 3 and 5.
+# The fast tier checks every eighth variant with 3 players; make test checks them all with 2, 3 and 5.
 @pytest.mark.parametrize(
-    "variant", [pytest.param(v, marks=pytest.mark.slow) if k % 4 else v for k, v in enumerate(VARIANTS)]
+    "variant", [pytest.param(v, marks=pytest.mark.slow) if k % 8 else v for k, v in enumerate(VARIANTS)]
 )
 @pytest.mark.parametrize(
     "players",
@@ -147,7 +147,7 @@ def test_every_decision_is_met():
 @pytest.mark.parametrize(
     ("players", "rules", "defender_decides"),
     [
-        (4, rm.Rules(), False),
+        pytest.param(4, rm.Rules(), False, marks=pytest.mark.slow),
         pytest.param(2, rm.Rules(), True, marks=pytest.mark.slow),
         pytest.param(3, rm.Rules.preset("us_1993_capital"), False, marks=pytest.mark.slow),
         (5, rm.Rules.preset("us_1993_secret_mission"), True),

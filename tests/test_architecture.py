@@ -11,6 +11,7 @@ Every import counts, at module level or inside a function, except those under ``
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import pkgutil
 import re
@@ -48,6 +49,16 @@ def layer_of(module: str) -> int:
     return layer.number
 
 
+def tree_of(module: str) -> ast.Module:
+    """The syntax tree of ``module``'s file, parsed once for all the checks below (nothing here changes a tree)."""
+    return _parse(MODULES[module].read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _parse(text: str) -> ast.Module:
+    return ast.parse(text)
+
+
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
@@ -57,7 +68,7 @@ def _is_type_checking(node: ast.If) -> bool:
 
 def imports_of(module: str, *, type_checking: bool = False) -> set[str]:
     """Every module ``module`` imports at run time (absolute names); TYPE_CHECKING blocks too if ``type_checking``."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    tree = tree_of(module)
     package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
 
@@ -247,7 +258,7 @@ def test_no_module_is_shadowed_by_a_reexported_name(package):
 
 def private_names_imported(module: str) -> list[str]:
     """``module.name`` for each private name (one leading underscore) that ``module`` imports from another module."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    tree = tree_of(module)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("riskmath") and not node.level:
@@ -280,7 +291,7 @@ def test_the_private_name_check_sees_one(tmp_path):
 
 def phase_string_comparisons(module: str) -> list[int]:
     """Lines where ``module`` compares a phase's ``name`` or ``value`` with a string (phases are ``Phase`` members)."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    tree = tree_of(module)
     lines = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Compare):

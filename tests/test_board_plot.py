@@ -328,6 +328,7 @@ class TestSvg:
         assert plt.get_fignums() == before
         assert board_svg(state) == svg
 
+    @pytest.mark.slow  # another whole map, about 0.8 s
     def test_svg_passes_keywords(self, state):
         svg = board_svg(state, values=rm.evaluate.threats(state)["fall_probability"], labels=False, figsize=(6, 4))
         assert 'id="label:' not in svg

@@ -7,6 +7,7 @@ arithmetic is used wherever the page says "exactly" or the grid is small.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from fractions import Fraction
 
@@ -156,18 +157,18 @@ def proportional(n: int) -> tuple[int, int]:
     return (n - 3 * n // 7, 3 * n // 7)
 
 
-def _branch_tables(top: int) -> tuple[list[float], list[float]]:
+@functools.cache
+def _branch_tables(top: int = 40) -> tuple[list[float], list[float]]:
+    """P(Peru branch) and P(Brazil branch) by the armies sent, computed on first use (not at collection)."""
     peru = [0.0] + [rm.conquest(s, [2, 2]).success_probability for s in range(1, top + 1)]
     brazil = [0.0] + [rm.battle(s, 3).win_probability for s in range(1, top + 1)]
     return peru, brazil
 
 
-_PERU, _BRAZIL = _branch_tables(40)
-
-
 def best_split(n: int) -> tuple[int, int]:
     """The share to Peru that maximises P(Peru branch) x P(Brazil branch) for n armies moving on."""
-    peru = max(range(n + 1), key=lambda s: _PERU[s] * _BRAZIL[n - s])
+    peru_table, brazil_table = _branch_tables()
+    peru = max(range(n + 1), key=lambda s: peru_table[s] * brazil_table[n - s])
     return (peru, n - peru)
 
 
@@ -522,9 +523,7 @@ def test_exact_tie_at_seven_five():
     assert policy.action(7, 5) == {3: 1}  # ties keep the maximum dice
 
 
-@pytest.mark.parametrize(
-    "t", [pytest.param(t, marks=[pytest.mark.slow] if t in (1, 3, 5, 6) else []) for t in range(8)]
-)
+@pytest.mark.parametrize("t", tiered(list(range(8)), [0, 4]))
 def test_tie_pattern(t):
     u = _threshold(t)
     size = N_POLICY

@@ -183,9 +183,23 @@ def test_agents_actions_round_trip(preset, agent):
     assert decisions > 20
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 400), pick=st.floats(0, 1, exclude_max=True))
+sampled_actions = given(seed=st.integers(0, 10**6), steps=st.integers(0, 400), pick=st.floats(0, 1, exclude_max=True))
+
+
+@settings(max_examples=15, deadline=None)
+@sampled_actions
 def test_sampled_legal_actions_round_trip(seed, steps, pick):
+    check_sampled_action(seed, steps, pick)
+
+
+@pytest.mark.slow  # a game played up to 400 steps an example: about 0.7 s in all
+@settings(max_examples=40, deadline=None)
+@sampled_actions
+def test_sampled_legal_actions_round_trip_in_more_games(seed, steps, pick):
+    check_sampled_action(seed, steps, pick)
+
+
+def check_sampled_action(seed: int, steps: int, pick: float) -> None:
     game = rm.Game(2 + seed % 5, max_turns=30)
     codec = ActionCodec(game)
     rng = random.Random(seed)
@@ -498,7 +512,8 @@ def test_every_id_in_a_two_player_attack():
     check_mask(ActionCodec(game), state, every_id=True)
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+# The fast tier: every other preset.
+@pytest.mark.parametrize("preset", tiered(list(PRESETS), list(PRESETS[::2])))
 def test_masked_random_play_takes_only_legal_actions(preset):
     # Every id the mask allows, in every phase (defenders choosing dice too), decodes to an action that
     # apply() accepts after checking it; and its steps encode back to the ids taken.

@@ -77,7 +77,7 @@ def test_register_is_idempotent_and_the_defaults_load():
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
 
 
-#: Player counts and returns schemes; the fast tier runs one of each test's four (a different one per test).
+#: Player counts and returns schemes; the fast tier runs one of a test's four (a different one per test) or none.
 SCHEMES = [(players, zero_sum) for players in (2, 3) for zero_sum in (False, True)]
 
 
@@ -328,7 +328,8 @@ def node_kinds_seen(state):
     return "chance" if state.is_chance_node() else "decision"
 
 
-@pytest.mark.parametrize(("players", "zero_sum"), tiered(SCHEMES, [(3, False)]))
+@pytest.mark.slow  # about a second a scheme; the fast tier checks the evaluator at a terminal state and the prior
+@pytest.mark.parametrize(("players", "zero_sum"), SCHEMES)
 def test_the_evaluator_gives_the_expected_returns_of_the_estimate(players, zero_sum):
     """At every node of random games (set-up, counts, blitz pieces, rolls, draws, the end), the evaluation is the
     returns scheme applied to estimate_win_probabilities of the state underneath; a zero-sum game's sum to 0."""
@@ -441,6 +442,7 @@ def test_mcts_with_the_estimate_beats_the_uniform_random_bot():
     assert low > 1 / 2, (wins, games)
 
 
+@pytest.mark.slow  # about a second
 def test_mcts_with_random_rollouts_runs():
     """The search with OpenSpiel's own random rollouts runs on the game (clones, chance nodes, returns, the solver
     at terminal states) and its games end by the rules.  No claim on strength: see the "Learning agents" page."""

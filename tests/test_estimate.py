@@ -70,7 +70,7 @@ lineups = st.sampled_from(["aggressive", "random,aggressive", "aggressive,random
 vectors = given(players=st.integers(2, 6), seed=st.integers(0, 2**20), lineup=lineups, pick=st.integers(0, 10**6))
 
 
-@settings(max_examples=5)
+@settings(max_examples=2)
 @vectors
 def test_a_probability_vector_over_the_players_in_the_game(players, seed, lineup, pick):
     check_probability_vector(players, seed, lineup, pick)
@@ -135,7 +135,7 @@ more_armies = given(
 )
 
 
-@settings(max_examples=10)
+@settings(max_examples=2)
 @more_armies
 def test_more_armies_never_lower_a_players_chance(seed, pick, extra, choice):
     check_more_armies(seed, pick, extra, choice)

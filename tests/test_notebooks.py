@@ -10,7 +10,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NOTEBOOKS = sorted(EXAMPLES.glob("*.ipynb"))
@@ -34,6 +33,8 @@ def test_stored_without_outputs(path):
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_runs(path, tmp_path, monkeypatch):
+    from nbclient import NotebookClient  # imported here: the fast tier, which skips this test, need not load it
+
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel draws inline, as in Jupyter (make test sets Agg)
     book = nbformat.read(path, as_version=4)
     client = NotebookClient(book, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})

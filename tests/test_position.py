@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from game_helpers import tiered
 
 import riskmath as rm
 from riskmath.game.checked import KIND, to_action, to_engine
@@ -128,7 +129,8 @@ def _fortify_states(rules: rm.Rules, players: int = 3, games: int = 2) -> list[r
     return found
 
 
-@pytest.mark.parametrize("rules", ["classic", "experts", "capped"])
+# The Experts rules' games fortify most (about a second): slow.
+@pytest.mark.parametrize("rules", tiered(["classic", "experts", "capped"], ["classic", "capped"]))
 def test_fortification_targets_are_what_check_action_accepts(rules):
     """The query (and so the enumeration) against the check, pair by pair: a one-army move is legal exactly there."""
     from riskmath.game.position import fortification_reach, fortification_targets

@@ -71,12 +71,18 @@ def test_the_states_own_dice_are_never_used():
     )
 
 
-def test_same_table_serial_parallel_and_on_an_executor():
+def test_same_table_serial_and_on_an_executor():
+    state = midgame()
+    serial = rm.win_probabilities(state, AGENTS, 8, seed=3)
+    with ThreadPoolExecutor(2) as pool:
+        assert serial.equals(rm.win_probabilities(state, AGENTS, 8, seed=3, executor=pool))
+
+
+@pytest.mark.slow  # starting the worker processes takes seconds; test_simulate.py checks n_jobs in the fast tier
+def test_same_table_serial_and_in_parallel():
     state = midgame()
     serial = rm.win_probabilities(state, AGENTS, 8, seed=3)
     assert serial.equals(rm.win_probabilities(state, AGENTS, 8, seed=3, n_jobs=2))
-    with ThreadPoolExecutor(2) as pool:
-        assert serial.equals(rm.win_probabilities(state, AGENTS, 8, seed=3, executor=pool))
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from game_helpers import build, check_invariants
+from game_helpers import build, check_invariants, tiered
 
 import riskmath as rm
 from riskmath.agents import AggressiveAgent, RandomAgent, make_agent
@@ -135,7 +135,7 @@ def pieced_distribution(game: rm.Game, a: int, d: int, stop_at: int) -> dict[rm.
         (180, 16, 0, rm.Rules()),
         (200, 6, 150, rm.Rules()),
         (90, 1, 27, rm.Rules()),
-        (300, 12, 0, rm.Rules(combat=rm.CombatRules.three_defender_dice())),
+        pytest.param(300, 12, 0, rm.Rules(combat=rm.CombatRules.three_defender_dice()), marks=pytest.mark.slow),
         (150, 9, 3, rm.Rules(combat=rm.CombatRules(attacker_max_dice=5, defender_max_dice=4))),
     ],
 )
@@ -193,8 +193,10 @@ def test_rolled_out_blitzes_have_the_battle_distribution(attackers, defenders, s
         assert rolled.get(outcome, 0.0) == pytest.approx(p, abs=1e-12), outcome
 
 
+# The fast tier: two of the five.
 @pytest.mark.parametrize(
-    ("attackers", "defenders", "stop_at"), [(5, 3, 0), (120, 4, 0), (70, 2, 20), (12, 30, 0), (60, 45, 0)]
+    ("attackers", "defenders", "stop_at"),
+    tiered([(5, 3, 0), (120, 4, 0), (70, 2, 20), (12, 30, 0), (60, 45, 0)], [(5, 3, 0), (70, 2, 20)]),
 )
 def test_sampled_blitzes_follow_the_listed_distribution(attackers, defenders, stop_at):
     # One table draw, long battles in pieces, and roll-outs (more defenders than the tables take; in blocks for the

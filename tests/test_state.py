@@ -12,7 +12,7 @@ import random
 from itertools import combinations
 
 import pytest
-from game_helpers import build, data_of, load, random_action
+from game_helpers import build, data_of, load, random_action, tiered
 
 import riskmath as rm
 
@@ -264,9 +264,10 @@ def play(game: rm.Game, seed: int, steps: int) -> tuple[rm.GameState, list[objec
     return state, record
 
 
-@pytest.mark.parametrize(
-    ("preset", "players"),
-    [
+ROUND_TRIPS = [
+    (preset, players, steps)
+    for steps in (5, 150, 400)
+    for preset, players in [
         ("us_1993", 4),
         ("us_1993", 2),
         ("euro_2003", 2),
@@ -275,9 +276,15 @@ def play(game: rm.Game, seed: int, steps: int) -> tuple[rm.GameState, list[objec
         ("us_1993_capital", 3),
         ("us_1993_experts", 3),
         ("risiko", 6),
-    ],
+    ]
+]
+
+
+# The fast tier plays 400 steps in two of the games (make test in all of them).
+@pytest.mark.parametrize(
+    ("preset", "players", "steps"),
+    tiered(ROUND_TRIPS, [c for c in ROUND_TRIPS if c[2] < 400] + [("us_1993", 4, 400), ("us_1993_experts", 3, 400)]),
 )
-@pytest.mark.parametrize("steps", [5, 150, 400])
 def test_json_round_trip_and_replay(preset, players, steps):
     game = rm.Game(players, rm.Rules.preset(preset), defender_decides=players % 2 == 0)
     state, record = play(game, seed=steps + players, steps=steps)

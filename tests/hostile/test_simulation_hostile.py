@@ -148,9 +148,23 @@ def _first_failure(agents, n):
     return None, None
 
 
-@given(after=st.integers(1, 30), chance=st.sampled_from([0.002, 0.01, 0.05]), seat=st.integers(0, 2))
-@settings(max_examples=8, deadline=None)
+flaky_runs = given(after=st.integers(1, 30), chance=st.sampled_from([0.002, 0.01, 0.05]), seat=st.integers(0, 2))
+
+
+@flaky_runs
+@settings(max_examples=3, deadline=None)
 def test_an_agent_that_raises_is_named_and_the_finished_games_kept(after, chance, seat):
+    check_flaky_agent(after, chance, seat)
+
+
+@pytest.mark.slow  # about 0.15 s a run
+@flaky_runs
+@settings(max_examples=8, deadline=None)
+def test_an_agent_that_raises_is_named_and_the_finished_games_kept_in_more_runs(after, chance, seat):
+    check_flaky_agent(after, chance, seat)
+
+
+def check_flaky_agent(after: int, chance: float, seat: int) -> None:
     agents = [AggressiveAgent(), AggressiveAgent(), AggressiveAgent()]
     agents[seat] = Flaky(after, chance)
     k, seed = _first_failure(agents, 12)
@@ -291,7 +305,11 @@ class Stale(AggressiveAgent):
         return super()._decide(state, rng)
 
 
-@pytest.mark.parametrize("action", BAD_ACTIONS)
+# The fast tier: an illegal placement and an action of no kind (each action is one tuple, so not ``tiered``).
+@pytest.mark.parametrize(
+    "action",
+    [a if a in (BAD_ACTIONS[0], BAD_ACTIONS[-1]) else pytest.param(a, marks=pytest.mark.slow) for a in BAD_ACTIONS],
+)
 @given(after=st.integers(1, 12), seed=st.integers(0, 2**32))
 @settings(max_examples=10, deadline=None)
 def test_a_trusted_agent_returning_an_illegal_action_cannot_hang_the_run(action, after, seed):
