@@ -123,6 +123,8 @@ class GameContext:
         self.neutrals_place = setup.neutrals_place_each_turn(self.two_player)
         #: Whether the territory cards are dealt into three piles the players choose from (``SETUP_PILE``).
         self.deals_piles = setup.deals_into_piles(self.two_player)
+        #: Whether the players then choose among those piles (``SETUP_PILE``), rather than take them as dealt.
+        self.chooses_piles = setup.chooses_piles(rules, self.two_player)
         #: Whether the neutral takes the territories left unclaimed, once the players have claimed this many.
         self.neutral_takes_unclaimed = setup.neutral_takes_unclaimed(self.two_player)
         self.claimed_by_players = setup.claimed_by_players(self.two_player, len(board))

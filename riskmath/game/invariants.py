@@ -112,6 +112,7 @@ from riskmath.game.legality import enumerate_actions
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
 from riskmath.game.position import Position, most_cards, room
+from riskmath.game.setup import capital_chooser, pile_chooser
 
 __all__ = ["consistency"]
 
@@ -126,7 +127,7 @@ def _phase_allowed(game: GameContext, phase: Phase) -> str | None:
     claiming = game.claiming
     reasons = {
         Phase.SETUP_PILE: (
-            game.deals_piles and rules.setup != "random",
+            game.chooses_piles,
             "piles are chosen only in the 1993 two-player game with a chosen set-up",
         ),
         Phase.SETUP_CLAIM: (claiming, "these rules deal the territories, nobody claims them"),
@@ -304,7 +305,7 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
             found.append("SETUP_PILE needs a pile for every territory and at least two piles left")
         elif any((k >= 0) != (pos.owner[t] < 0) for t, k in enumerate(pos.piles)):
             found.append("a territory in a pile is owned, or one out of the piles is not")
-        elif pos.player != (pos.first if len(piles_left) == 3 else 1 - pos.first):
+        elif pos.player != pile_chooser(pos.first, len(piles_left)):
             found.append(f"player {pos.player} is not the one choosing a pile")
     # queue: set-up placements
     if pos.queue and phase is not Phase.SETUP_PLACE:
@@ -346,10 +347,10 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
         if pos.capitals:
             found.append(f"capitals {pos.capitals} are set in {phase.name}, where there are no headquarters yet")
     elif phase is Phase.SETUP_CAPITAL:
-        if chosen >= players or pos.player != (pos.first + chosen) % players:
+        if chosen >= players or pos.player != capital_chooser(pos.first, chosen, players):
             found.append(f"player {pos.player} is not the one to choose headquarters number {chosen + 1}")
         for i, t in enumerate(pos.capitals):
-            if pos.owner[t] != (pos.first + i) % players:
+            if pos.owner[t] != capital_chooser(pos.first, i, players):
                 found.append(f"headquarters {names[t]} is not held by the player who chose it")
     elif chosen != players:
         found.append(f"{chosen} headquarters for {players} players")

@@ -49,6 +49,7 @@ from riskmath.game.position import (
     trade_down_over,
     trade_forced,
 )
+from riskmath.game.setup import capital_chooser, pile_chooser
 
 _new_tuple = tuple.__new__
 
@@ -113,7 +114,7 @@ def _finish_setup(game: GameContext, pos: Position) -> None:
     pos.queue = []
     if game.rules.capital != "none" and len(pos.capitals) < game.players:
         pos.phase = SETUP_CAPITAL
-        pos.player = (pos.first + len(pos.capitals)) % game.players
+        pos.player = capital_chooser(pos.first, len(pos.capitals), game.players)
         return
     # The wild cards go back in and the deck is shuffled; headquarters cards stay out (Capital RISK, 1993).
     pos.deck = [card for card in game.full_deck if card not in _hq_cards(game, pos)]
@@ -364,16 +365,18 @@ def apply_action(game: GameContext, pos: Position, checked: tuple[Any, ...]) -> 
             pos.piles = []
             _begin_placement(game, pos, pos.first)
         else:
-            pos.player = 1 - pos.player
+            pos.player = pile_chooser(pos.first, len(left))
     elif kind == "capital":
         pos.capitals.append(checked[1])
         if len(pos.capitals) < game.players:
-            pos.player = (pos.first + len(pos.capitals)) % game.players
+            pos.player = capital_chooser(pos.first, len(pos.capitals), game.players)
         else:
             # The choices were made from the first player round the table; once all are in, index them by player
             # (GameState.capital and the win check read capitals[player]).
-            chosen = pos.capitals
-            pos.capitals = [chosen[(p - pos.first) % game.players] for p in range(game.players)]
+            by_player = [-1] * game.players
+            for i, t in enumerate(pos.capitals):
+                by_player[capital_chooser(pos.first, i, game.players)] = t
+            pos.capitals = by_player
             _finish_setup(game, pos)
 
 
@@ -478,7 +481,6 @@ def apply_outcome(game: GameContext, pos: Position, outcome: Any) -> None:
         else:
             pos.phase = SETUP_CLAIM if game.claiming else SETUP_DEAL
     elif phase is SETUP_DEAL and game.deals_piles:
-        rules = game.rules
         # 1993 two-player game: the cards are dealt into three piles of 14; the players then choose piles.
         assert isinstance(outcome, DrawCard)
         if not pos.piles:
@@ -487,10 +489,10 @@ def apply_outcome(game: GameContext, pos: Position, outcome: Any) -> None:
         pos.deck.remove(outcome.card)
         pos.dealt += 1
         if pos.dealt == len(pos.owner):
-            pos.phase, pos.player = SETUP_PILE, pos.first
-            if rules.setup == "random":  # a random set-up leaves nothing to choose: piles in dealing order
-                _take_pile(game, pos, 0, pos.first)
-                _take_pile(game, pos, 1, 1 - pos.first)
+            pos.phase, pos.player = SETUP_PILE, pile_chooser(pos.first, 3)
+            if not game.chooses_piles:  # a random set-up leaves nothing to choose: piles in dealing order
+                _take_pile(game, pos, 0, pile_chooser(pos.first, 3))
+                _take_pile(game, pos, 1, pile_chooser(pos.first, 2))
                 _take_pile(game, pos, 2, game.players)
                 pos.piles = []
                 _begin_placement(game, pos, pos.first)
