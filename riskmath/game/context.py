@@ -153,8 +153,9 @@ class GameContext:
         self.setup_cap = min(self.cap, rules.setup_cap_per_territory or no_cap)
         #: Territory ids in the alphabetical order of their names (the built-in agents break ties in this order).
         self.alphabetical: tuple[int, ...] = tuple(sorted(range(n), key=lambda t: board.territories[t]))
-        #: Most attacking dice (``rules.combat.attacker_max_dice``).
+        #: Most attacking and defending dice (``rules.combat.attacker_max_dice``, ``defender_max_dice``).
         self.attacker_dice = rules.combat.attacker_max_dice
+        self.defender_dice = rules.combat.defender_max_dice
         #: Whether a capture must move in at least the dice rolled (else 1).
         self.occupy_dice_rolled = rules.occupy_min == "dice_rolled"
         #: Whether a capture can decide the game at once (Capital RISK, or missions checked immediately).

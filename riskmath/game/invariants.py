@@ -111,7 +111,14 @@ from riskmath.game.context import GameContext
 from riskmath.game.legality import enumerate_actions
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
-from riskmath.game.position import Position, most_cards, room
+from riskmath.game.position import (
+    Position,
+    attacker_dice_most,
+    defender_dice_most,
+    defense_chooser,
+    most_cards,
+    room,
+)
 from riskmath.game.setup import capital_chooser, pile_chooser
 
 __all__ = ["consistency"]
@@ -359,7 +366,7 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
 
 def _battle_problems(game: GameContext, pos: Position) -> list[str]:
     found: list[str] = []
-    rules, names, players = game.rules, game.board.territories, game.players
+    rules, names = game.rules, game.board.territories
     phase, pending, occupy = pos.phase, pos.pending, pos.occupy
     combat = rules.combat
     if (pending is not None) != (phase in _BATTLE):
@@ -377,17 +384,16 @@ def _battle_problems(game: GameContext, pos: Position) -> list[str]:
         if pos.armies[source] < 2:
             found.append(f"{names[source]} attacks with {pos.armies[source]} army")
         if phase is Phase.DEFEND:
-            defender = pos.owner[target]
-            chooser = defender if defender < players else 1 - attacker if players == 2 else -1
+            chooser = defense_chooser(game, pos, target, attacker)
             if pos.player != chooser:
                 found.append(f"player {pos.player} chooses the defense of {names[target]}, not {chooser}")
         elif pos.player != attacker:
             found.append(f"the attacker {attacker} is not the player to move {pos.player}")
         if not found and kind == "attack":
-            most = min(combat.attacker_max_dice, pos.armies[source] - 1)
+            most = attacker_dice_most(game, pos, source)
             if not 1 <= dice <= most:
                 found.append(f"the attack throws {dice} dice (1 to {most} allowed)")
-            most = min(combat.defender_max_dice, pos.armies[target])
+            most = defender_dice_most(game, pos, target)
             if phase is Phase.DEFEND and defense is not None:
                 found.append(f"the defense is {defense} before the defender chose it")
             if phase is Phase.ROLL and (defense is None or not 1 <= defense <= most):

@@ -47,6 +47,8 @@ from riskmath.game.phase import (
 )
 from riskmath.game.position import (
     Position,
+    attacker_dice_most,
+    defender_dice_most,
     fortification_reach,
     fortification_targets,
     most_to_move,
@@ -206,7 +208,7 @@ def check_action(game: GameContext, pos: Position, action: Any) -> Checked:
 
 def _check_defend(game: GameContext, pos: Position, action: Defend) -> Checked:
     assert pos.pending is not None
-    most = min(game.rules.combat.defender_max_dice, pos.armies[pos.pending.target])
+    most = defender_dice_most(game, pos, pos.pending.target)
     return ("defend", _count(game, pos, action, "dice", action.dice, 1, most))
 
 
@@ -299,7 +301,7 @@ def _check_attack(game: GameContext, pos: Position, action: Attack | Blitz) -> t
     if able < 1:
         raise _illegal(game, pos, action, f"{names[source]} has {pos.armies[source]} army: attacking needs 2")
     if isinstance(action, Attack):
-        most = min(game.rules.combat.attacker_max_dice, able)
+        most = attacker_dice_most(game, pos, source)
         return ("attack", source, target, _count(game, pos, action, "dice", action.dice, 1, most))
     return ("blitz", source, target, _count(game, pos, action, "stop_at", action.stop_at, 0, able - 1))
 
@@ -459,14 +461,13 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
                 ranges.append(("end",))
         return runs
     if phase is ATTACK:  # one run per source: its targets in turn, each with 1..dice dice, then the blitz
-        most = rules.combat.attacker_max_dice
         neighbors = game.neighbors
         for t, a in enumerate(armies):
             if a < 2 or owner[t] != p:
                 continue
             enemies = [names[u] for u in neighbors[t] if owner[u] != p]
             if enemies:
-                dice = most if a > most else a - 1
+                dice = attacker_dice_most(game, pos, t)
                 runs.append(_attack_run(names[t], enemies, dice))
                 if ranges is not None:
                     ranges.append(("attack", t, [u for u in neighbors[t] if owner[u] != p], dice, a - 2))
@@ -476,7 +477,7 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
         return runs
     if phase is DEFEND:
         assert pos.pending is not None
-        most = min(rules.combat.defender_max_dice, armies[pos.pending.target])
+        most = defender_dice_most(game, pos, pos.pending.target)
         if ranges is not None:
             ranges.append(("defend", 1, most))
         return [(most, lambda i: Defend(i + 1))]

@@ -39,6 +39,9 @@ __all__ = [
     "Capture",
     "PendingBattle",
     "Position",
+    "attacker_dice_most",
+    "defender_dice_most",
+    "defense_chooser",
     "fortification_reach",
     "fortification_targets",
     "holds_set",
@@ -362,6 +365,39 @@ def income(game: GameContext, pos: Position, player: int) -> int:
         else:
             bonus += value
     return game.rules.reinforcements(owner.count(player)) + bonus
+
+
+def attacker_dice_most(game: GameContext, pos: Position, source: int) -> int:
+    """The most dice an attack from ``source`` may throw: ``Rules.combat.attacker_max_dice``, at most its armies - 1.
+
+    The upper bound of an ``Attack``'s dice (at least 1 needs 2 armies on
+    ``source``), and the dice of the roll that ends a blitz, which always
+    throws the most.
+    """
+    most, able = game.attacker_dice, pos.armies[source] - 1
+    return most if able > most else able
+
+
+def defender_dice_most(game: GameContext, pos: Position, target: int) -> int:
+    """The most dice the defense of ``target`` may throw: ``Rules.combat.defender_max_dice``, at most its armies.
+
+    The upper bound of a ``Defend`` (``DEFEND``), and the dice thrown
+    whenever nobody chooses them (the defender always throws the most).
+    """
+    most, armies = game.defender_dice, pos.armies[target]
+    return most if armies > most else armies
+
+
+def defense_chooser(game: GameContext, pos: Position, target: int, attacker: int) -> int:
+    """Who chooses the dice defending ``target`` against ``attacker`` when defenders decide (``DEFEND``), or -1.
+
+    The owner of ``target`` if a player; for a neutral, the other player in
+    a two-player game; -1 for a neutral with more players (nobody: the most
+    dice are thrown, :func:`defender_dice_most`).  Only a game with
+    ``defender_decides`` asks.
+    """
+    defender = pos.owner[target]
+    return defender if defender < game.players else 1 - attacker if game.players == 2 else -1
 
 
 def is_rival(game: GameContext, pos: Position, player: int, other: int) -> bool:

@@ -43,6 +43,9 @@ from riskmath.game.position import (
     Capture,
     PendingBattle,
     Position,
+    attacker_dice_most,
+    defender_dice_most,
+    defense_chooser,
     holds_set,
     income,
     room,
@@ -332,15 +335,13 @@ def apply_action(game: GameContext, pos: Position, checked: tuple[Any, ...]) -> 
         _after_placement(game, pos)
     elif kind == "attack":
         _, source, target, dice = checked
-        defender = pos.owner[target]
         if game.defender_decides:
-            chooser = defender if defender < game.players else 1 - pos.player if game.players == 2 else -1
+            chooser = defense_chooser(game, pos, target, pos.player)
             if chooser >= 0:
                 pos.pending = PendingBattle("attack", source, target, dice, pos.player, None)
                 pos.phase, pos.player = DEFEND, chooser
                 return
-        defense = min(rules.combat.defender_max_dice, pos.armies[target])
-        pos.pending = PendingBattle("attack", source, target, dice, pos.player, defense)
+        pos.pending = PendingBattle("attack", source, target, dice, pos.player, defender_dice_most(game, pos, target))
         pos.phase = ROLL
     elif kind == "defend":
         assert pos.pending is not None
@@ -389,8 +390,8 @@ def end_blitz(
     pos.pending = None
     pos.player = attacker
     if defenders_left == 0:
-        # The capturing roll cost the attacker nothing, so it threw min(3, armies left) dice.
-        _capture(game, pos, source, target, min(game.attacker_dice, left) if game.occupy_dice_rolled else 1)
+        # The capturing roll cost the attacker nothing, so it threw the most dice of the armies left.
+        _capture(game, pos, source, target, attacker_dice_most(game, pos, source) if game.occupy_dice_rolled else 1)
         if game.decided_by_captures:
             _check_missions(game, pos)
     else:
