@@ -118,6 +118,7 @@ from riskmath.game.position import (
     defense_chooser,
     most_cards,
     room,
+    traded_down,
 )
 from riskmath.game.setup import capital_chooser, pile_chooser
 
@@ -422,10 +423,9 @@ def _battle_problems(game: GameContext, pos: Position) -> list[str]:
         if at is None or not trade_down_needed(hand, at, rules.elimination_trade_to):
             found.append(f"trade_down is set with {hand} cards in hand (a trade-down follows taking {at} or more)")
     if phase is Phase.TRADE_DOWN:
-        to = rules.elimination_trade_to
         if not pos.trade_down:
             found.append("TRADE_DOWN without trade_down")
-        elif pos.pool == 0 and len(pos.hands[pos.player]) <= to:
+        elif pos.pool == 0 and traded_down(game, pos):
             found.append(f"TRADE_DOWN with {len(pos.hands[pos.player])} cards and nothing to place")
     return found
 

@@ -55,6 +55,7 @@ from riskmath.game.position import (
     occupation_range,
     room,
     trade_forced,
+    traded_down,
 )
 
 
@@ -282,7 +283,7 @@ def _check_trade(game: GameContext, pos: Position, action: TradeCards) -> Checke
         hand.remove(card)
     if not is_set([game.cards[c] for c in names]):
         raise _illegal(game, pos, action, "the cards do not form a set (three alike, one of each, or two and a wild)")
-    if pos.phase is TRADE_DOWN and len(pos.hands[pos.player]) <= game.rules.elimination_trade_to:
+    if pos.phase is TRADE_DOWN and traded_down(game, pos):
         raise _illegal(game, pos, action, f"the hand is down to {len(pos.hands[pos.player])} cards: trading must stop")
     return ("trade", names)
 
@@ -416,7 +417,6 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
         return []
     phase = pos.phase
     names = game.board.territories
-    rules = game.rules
     p = pos.player
     owner, armies = pos.owner, pos.armies
     n = len(owner)
@@ -442,8 +442,7 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
             ranges.extend(("pile", k) for k in sorted(set(pos.piles) - {-1}))
         return [_listed([ChoosePile(k) for k in sorted(set(pos.piles) - {-1})])]
     if phase is REINFORCE or phase is TRADE_DOWN:
-        hand = len(pos.hands[p])
-        if phase is REINFORCE or hand > rules.elimination_trade_to:
+        if phase is REINFORCE or not traded_down(game, pos):
             trades = _trades(game, pos)
             runs.append(_listed(trades))
             if ranges is not None:

@@ -55,6 +55,7 @@ __all__ = [
     "room",
     "trade_down_over",
     "trade_forced",
+    "traded_down",
 ]
 
 
@@ -343,15 +344,27 @@ def trade_forced(game: GameContext, pos: Position) -> bool:
     return game.rules.trade_forced(len(hand)) and holds_set(game, hand)
 
 
+def traded_down(game: GameContext, pos: Position) -> bool:
+    """Whether the hand of the player to move is down to ``Rules.elimination_trade_to`` cards: trading down must stop.
+
+    The rule of a trade in ``TRADE_DOWN``: a ``TradeCards`` is legal only
+    above that many cards (and ``legal_actions`` lists trades only then).
+    Narrower than :func:`trade_down_over`, which also ends the trade-down
+    of a hand above the mark that holds no set.  A ``TRADE_DOWN`` position
+    traded down with nothing left to place breaks the invariants (the
+    engine would have left the phase).
+    """
+    return len(pos.hands[pos.player]) <= game.rules.elimination_trade_to
+
+
 def trade_down_over(game: GameContext, pos: Position) -> bool:
     """Whether the trade-down after an elimination stops (``TRADE_DOWN``).
 
-    It stops at ``Rules.elimination_trade_to`` cards, or earlier when the
-    hand holds no set (the rulebooks are silent: with
+    It stops at ``Rules.elimination_trade_to`` cards (:func:`traded_down`),
+    or earlier when the hand holds no set (the rulebooks are silent: with
     ``elimination_trade_to`` below 4 a hand of 3 or 4 cards may hold none).
     """
-    hand = pos.hands[pos.player]
-    return len(hand) <= game.rules.elimination_trade_to or not holds_set(game, hand)
+    return traded_down(game, pos) or not holds_set(game, pos.hands[pos.player])
 
 
 def income(game: GameContext, pos: Position, player: int) -> int:
