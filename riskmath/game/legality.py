@@ -53,6 +53,7 @@ from riskmath.game.position import (
     fortification_targets,
     most_to_move,
     occupation_range,
+    own_territories,
     room,
     trade_forced,
     traded_down,
@@ -307,12 +308,6 @@ def _check_attack(game: GameContext, pos: Position, action: Attack | Blitz) -> t
     return ("blitz", source, target, _count(game, pos, action, "stop_at", action.stop_at, 0, able - 1))
 
 
-def _own(pos: Position) -> set[int]:
-    """The territories of the player to move."""
-    player = pos.player
-    return {t for t, o in enumerate(pos.owner) if o == player}
-
-
 def _check_fortify(game: GameContext, pos: Position, action: Fortify) -> tuple[Any, ...]:
     source = _territory(game, pos, action, action.source)
     target = _territory(game, pos, action, action.target)
@@ -486,7 +481,7 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
             ranges.append(("occupy", low, most))
         return [(most - low + 1, lambda i: Occupy(low + i))]
     if phase is FORTIFY:
-        mine = _own(pos)
+        mine = own_territories(pos)
         regions: dict[int, list[int]] = {}  # (connected fortification: each group of own territories searched once)
         for t in range(n):
             if owner[t] != p or armies[t] < 2:  # (no targets: skipped without a call)

@@ -51,6 +51,7 @@ __all__ = [
     "most_cards",
     "most_to_move",
     "occupation_range",
+    "own_territories",
     "rival_table",
     "room",
     "trade_down_over",
@@ -457,6 +458,16 @@ def is_enemy(player: int, other: int) -> bool:
     return other != player and other >= 0
 
 
+def own_territories(pos: Position) -> set[int]:
+    """The territories of the player to move, as a set.
+
+    The ``mine`` that :func:`fortification_reach` computes when not given
+    it, and that :func:`fortification_targets` takes.
+    """
+    player = pos.player
+    return {t for t, o in enumerate(pos.owner) if o == player}
+
+
 def fortification_reach(
     game: GameContext,
     pos: Position,
@@ -482,8 +493,7 @@ def fortification_reach(
     region = None if regions is None else regions.get(source)
     if region is None:
         if mine is None:
-            player = pos.player
-            mine = {t for t, o in enumerate(pos.owner) if o == player}
+            mine = own_territories(pos)
         region = sorted(game.board.component(source, mine))
         if regions is not None and source in mine:  # (a foreign source's search is not a group of the player's)
             regions.update(dict.fromkeys(region, region))
