@@ -114,6 +114,7 @@ from riskmath.game.phase import Phase
 from riskmath.game.position import (
     Position,
     attacker_dice_most,
+    cards_in_play,
     defender_dice_most,
     defense_chooser,
     most_cards,
@@ -243,8 +244,7 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
         if set(cards) - set(names) or any(k > 1 for k in cards.values()):
             found.append(f"the set-up deck {sorted(cards.elements())[:10]}... is not territory cards, once each")
     else:
-        headquarters = {names[t] for t in pos.capitals}
-        expected = Counter(c for c in game.full_deck if c not in headquarters)
+        expected = Counter(cards_in_play(game, pos.capitals))
         if cards != expected:
             lost = sorted((expected - cards).elements())
             extra = sorted((cards - expected).elements())

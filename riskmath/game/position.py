@@ -40,10 +40,12 @@ __all__ = [
     "PendingBattle",
     "Position",
     "attacker_dice_most",
+    "cards_in_play",
     "defender_dice_most",
     "defense_chooser",
     "fortification_reach",
     "fortification_targets",
+    "headquarters_cards",
     "holds_set",
     "income",
     "is_enemy",
@@ -562,3 +564,21 @@ def most_cards(game: GameContext, trading_down: bool = False) -> int | None:
         return None
     limit = max(forced, at)
     return limit + at - 1 if trading_down else limit
+
+
+def headquarters_cards(game: GameContext, capitals: Sequence[int]) -> set[str]:
+    """The cards of the headquarters ``capitals`` (territory ids): out of the deck in Capital RISK once chosen."""
+    names = game.board.territories
+    return {names[t] for t in capitals}
+
+
+def cards_in_play(game: GameContext, capitals: Sequence[int]) -> list[str]:
+    """The cards in play once the set-up is over: the whole deck less the cards of the headquarters ``capitals``.
+
+    In the order of ``game.full_deck``.  After the set-up, the deck, the
+    discard pile and the hands make up exactly these cards (Capital RISK,
+    1993: the headquarters' cards stay out; without headquarters, the whole
+    deck, wild cards included).
+    """
+    out = headquarters_cards(game, capitals)
+    return [card for card in game.full_deck if card not in out]

@@ -44,6 +44,7 @@ from riskmath.game.position import (
     PendingBattle,
     Position,
     attacker_dice_most,
+    cards_in_play,
     defender_dice_most,
     defense_chooser,
     holds_set,
@@ -120,13 +121,8 @@ def _finish_setup(game: GameContext, pos: Position) -> None:
         pos.player = capital_chooser(pos.first, len(pos.capitals), game.players)
         return
     # The wild cards go back in and the deck is shuffled; headquarters cards stay out (Capital RISK, 1993).
-    pos.deck = [card for card in game.full_deck if card not in _hq_cards(game, pos)]
+    pos.deck = cards_in_play(game, pos.capitals)
     _start_turn(game, pos, pos.first)
-
-
-def _hq_cards(game: GameContext, pos: Position) -> set[str]:
-    names = game.board.territories
-    return {names[t] for t in pos.capitals}
 
 
 # -- turns ----------------------------------------------------------------------------------
