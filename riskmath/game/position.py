@@ -17,12 +17,17 @@ environments all need live here too, next to the fields they read, each the
 one definition of its rule: :func:`room` (the caps), :func:`most_to_move`,
 :func:`occupation_range` (an ``Occupy``'s bounds), :func:`income`,
 :func:`holds_set`, :func:`trade_forced` (a trade before placing),
-:func:`trade_down_over`, :func:`fortification_reach` and
-:func:`fortification_targets` (where a ``Fortify`` may go), and who is
-hostile to whom: :func:`is_rival` (with :func:`rival_table`, the same for
-loops), a living player who may attack, and :func:`is_enemy`, any other
-owner, neutrals included, whose territories may be attacked; and
-:func:`most_cards` (the hand limit).
+:func:`traded_down` (trading down must stop) and :func:`trade_down_over`
+(the trade-down ends), :func:`own_territories`, :func:`fortification_reach`
+and :func:`fortification_targets` (where a ``Fortify`` may go),
+:func:`attacker_dice_most` and :func:`defender_dice_most` (the dice a
+battle may throw), :func:`defense_chooser` (who chooses them in
+``DEFEND``), and who is hostile to whom: :func:`is_rival` (with
+:func:`rival_table`, the same for loops), a living player who may attack,
+and :func:`is_enemy`, any other owner, neutrals included, whose territories
+may be attacked; :func:`most_cards` (the hand limit), and
+:func:`headquarters_cards` and :func:`cards_in_play` (the deck once the
+set-up is over).
 """
 
 from __future__ import annotations
