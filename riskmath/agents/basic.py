@@ -9,7 +9,7 @@ from typing import Any, Protocol, runtime_checkable
 from riskmath.game.cards import Symbol
 from riskmath.game.checked import Checked, to_action, to_engine
 from riskmath.game.phase import Phase
-from riskmath.game.position import most_to_move, room, trade_down_over, trade_forced
+from riskmath.game.position import defender_dice_most, most_to_move, room, trade_down_over, trade_forced
 from riskmath.game.state import GameState
 
 __all__ = ["Agent", "AggressiveAgent", "RandomAgent"]
@@ -155,7 +155,7 @@ class AggressiveAgent(_BuiltIn):
             return ("end",)
         if phase is _DEFEND:
             assert pos.pending is not None
-            return ("defend", min(state.game.rules.combat.defender_max_dice, pos.armies[pos.pending.target]))
+            return ("defend", defender_dice_most(state.game, pos, pos.pending.target))
         if phase is _SETUP_PLACE:
             placer, due = pos.queue[0]
             if placer != pos.player:  # a neutral army (two-player set-up): anywhere will do

@@ -68,6 +68,7 @@ from riskmath.game.position import (
     fortification_reach,
     is_enemy,
     occupation_range,
+    own_territories,
     rival_table,
     room,
     trade_down_over,
@@ -373,10 +374,10 @@ class OddsAgent:
         me = state.current_player
         game = state.game
         owners, armies = owners_and_armies(state)
-        mine = {t for t, o in enumerate(owners) if o == me}
+        pos = state.position
+        mine = own_territories(pos)
         falls = fall_probabilities(state, False, only=mine)
         best: tuple[tuple[float, int], Fortify] | None = None
-        pos = state.position
         regions: dict[int, list[int]] = {}  # the groups of joined own territories, searched once each
         for source in sorted(mine):
             if armies[source] < 2 or any(is_enemy(me, owners[u]) for u in game.neighbors[source]):

@@ -24,7 +24,7 @@ from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK
 from riskmath.game.context import GameContext
 from riskmath.game.missions import missions_for
-from riskmath.game.position import Position, most_cards
+from riskmath.game.position import Position, cards_in_play, headquarters_cards, most_cards
 from riskmath.game.serialize import BIG, problems
 from riskmath.game.transitions import start_turn_at
 
@@ -229,8 +229,7 @@ def build_position(
     chosen_missions = _missions(game, missions)
     chosen_capitals = _capitals(game, capitals)
     names = game.board.territories
-    headquarters = {names[t] for t in chosen_capitals}
-    hands = _hands(game, cards, headquarters)
+    hands = _hands(game, cards, headquarters_cards(game, chosen_capitals))
     for p, hand in enumerate(hands):
         if hand and not alive[p]:
             raise InvalidArgumentError(f"cards[{p}] holds {len(hand)} card(s) but player {p} holds no territory")
@@ -249,7 +248,7 @@ def build_position(
     for p in range(game.players):
         if not alive[p] and killers[p] < 0:
             killers[p] = player  # by default the player to move eliminated the others
-    deck = [card for card in game.full_deck if card not in headquarters]  # the draw pile: the rest of the deck
+    deck = cards_in_play(game, chosen_capitals)  # the draw pile: the rest of the deck
     for hand in hands:
         for card in hand:
             deck.remove(card)

@@ -123,6 +123,8 @@ class GameContext:
         self.neutrals_place = setup.neutrals_place_each_turn(self.two_player)
         #: Whether the territory cards are dealt into three piles the players choose from (``SETUP_PILE``).
         self.deals_piles = setup.deals_into_piles(self.two_player)
+        #: Whether the players then choose among those piles (``SETUP_PILE``), rather than take them as dealt.
+        self.chooses_piles = setup.chooses_piles(rules, self.two_player)
         #: Whether the neutral takes the territories left unclaimed, once the players have claimed this many.
         self.neutral_takes_unclaimed = setup.neutral_takes_unclaimed(self.two_player)
         self.claimed_by_players = setup.claimed_by_players(self.two_player, len(board))
@@ -151,8 +153,9 @@ class GameContext:
         self.setup_cap = min(self.cap, rules.setup_cap_per_territory or no_cap)
         #: Territory ids in the alphabetical order of their names (the built-in agents break ties in this order).
         self.alphabetical: tuple[int, ...] = tuple(sorted(range(n), key=lambda t: board.territories[t]))
-        #: Most attacking dice (``rules.combat.attacker_max_dice``).
+        #: Most attacking and defending dice (``rules.combat.attacker_max_dice``, ``defender_max_dice``).
         self.attacker_dice = rules.combat.attacker_max_dice
+        self.defender_dice = rules.combat.defender_max_dice
         #: Whether a capture must move in at least the dice rolled (else 1).
         self.occupy_dice_rolled = rules.occupy_min == "dice_rolled"
         #: Whether a capture can decide the game at once (Capital RISK, or missions checked immediately).

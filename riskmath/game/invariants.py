@@ -111,7 +111,17 @@ from riskmath.game.context import GameContext
 from riskmath.game.legality import enumerate_actions
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
-from riskmath.game.position import Position, most_cards, room
+from riskmath.game.position import (
+    Position,
+    attacker_dice_most,
+    cards_in_play,
+    defender_dice_most,
+    defense_chooser,
+    most_cards,
+    room,
+    traded_down,
+)
+from riskmath.game.setup import capital_chooser, pile_chooser
 
 __all__ = ["consistency"]
 
@@ -126,7 +136,7 @@ def _phase_allowed(game: GameContext, phase: Phase) -> str | None:
     claiming = game.claiming
     reasons = {
         Phase.SETUP_PILE: (
-            game.deals_piles and rules.setup != "random",
+            game.chooses_piles,
             "piles are chosen only in the 1993 two-player game with a chosen set-up",
         ),
         Phase.SETUP_CLAIM: (claiming, "these rules deal the territories, nobody claims them"),
@@ -234,8 +244,7 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
         if set(cards) - set(names) or any(k > 1 for k in cards.values()):
             found.append(f"the set-up deck {sorted(cards.elements())[:10]}... is not territory cards, once each")
     else:
-        headquarters = {names[t] for t in pos.capitals}
-        expected = Counter(c for c in game.full_deck if c not in headquarters)
+        expected = Counter(cards_in_play(game, pos.capitals))
         if cards != expected:
             lost = sorted((expected - cards).elements())
             extra = sorted((cards - expected).elements())
@@ -304,7 +313,7 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
             found.append("SETUP_PILE needs a pile for every territory and at least two piles left")
         elif any((k >= 0) != (pos.owner[t] < 0) for t, k in enumerate(pos.piles)):
             found.append("a territory in a pile is owned, or one out of the piles is not")
-        elif pos.player != (pos.first if len(piles_left) == 3 else 1 - pos.first):
+        elif pos.player != pile_chooser(pos.first, len(piles_left)):
             found.append(f"player {pos.player} is not the one choosing a pile")
     # queue: set-up placements
     if pos.queue and phase is not Phase.SETUP_PLACE:
@@ -346,10 +355,10 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
         if pos.capitals:
             found.append(f"capitals {pos.capitals} are set in {phase.name}, where there are no headquarters yet")
     elif phase is Phase.SETUP_CAPITAL:
-        if chosen >= players or pos.player != (pos.first + chosen) % players:
+        if chosen >= players or pos.player != capital_chooser(pos.first, chosen, players):
             found.append(f"player {pos.player} is not the one to choose headquarters number {chosen + 1}")
         for i, t in enumerate(pos.capitals):
-            if pos.owner[t] != (pos.first + i) % players:
+            if pos.owner[t] != capital_chooser(pos.first, i, players):
                 found.append(f"headquarters {names[t]} is not held by the player who chose it")
     elif chosen != players:
         found.append(f"{chosen} headquarters for {players} players")
@@ -358,7 +367,7 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
 
 def _battle_problems(game: GameContext, pos: Position) -> list[str]:
     found: list[str] = []
-    rules, names, players = game.rules, game.board.territories, game.players
+    rules, names = game.rules, game.board.territories
     phase, pending, occupy = pos.phase, pos.pending, pos.occupy
     combat = rules.combat
     if (pending is not None) != (phase in _BATTLE):
@@ -376,17 +385,16 @@ def _battle_problems(game: GameContext, pos: Position) -> list[str]:
         if pos.armies[source] < 2:
             found.append(f"{names[source]} attacks with {pos.armies[source]} army")
         if phase is Phase.DEFEND:
-            defender = pos.owner[target]
-            chooser = defender if defender < players else 1 - attacker if players == 2 else -1
+            chooser = defense_chooser(game, pos, target, attacker)
             if pos.player != chooser:
                 found.append(f"player {pos.player} chooses the defense of {names[target]}, not {chooser}")
         elif pos.player != attacker:
             found.append(f"the attacker {attacker} is not the player to move {pos.player}")
         if not found and kind == "attack":
-            most = min(combat.attacker_max_dice, pos.armies[source] - 1)
+            most = attacker_dice_most(game, pos, source)
             if not 1 <= dice <= most:
                 found.append(f"the attack throws {dice} dice (1 to {most} allowed)")
-            most = min(combat.defender_max_dice, pos.armies[target])
+            most = defender_dice_most(game, pos, target)
             if phase is Phase.DEFEND and defense is not None:
                 found.append(f"the defense is {defense} before the defender chose it")
             if phase is Phase.ROLL and (defense is None or not 1 <= defense <= most):
@@ -415,10 +423,9 @@ def _battle_problems(game: GameContext, pos: Position) -> list[str]:
         if at is None or not trade_down_needed(hand, at, rules.elimination_trade_to):
             found.append(f"trade_down is set with {hand} cards in hand (a trade-down follows taking {at} or more)")
     if phase is Phase.TRADE_DOWN:
-        to = rules.elimination_trade_to
         if not pos.trade_down:
             found.append("TRADE_DOWN without trade_down")
-        elif pos.pool == 0 and len(pos.hands[pos.player]) <= to:
+        elif pos.pool == 0 and traded_down(game, pos):
             found.append(f"TRADE_DOWN with {len(pos.hands[pos.player])} cards and nothing to place")
     return found
 

@@ -60,12 +60,16 @@ from riskmath.game.phase import (
 )
 from riskmath.game.position import (
     Position,
+    attacker_dice_most,
+    defender_dice_most,
     fortification_reach,
     fortification_targets,
     most_to_move,
     occupation_range,
+    own_territories,
     room,
     trade_forced,
+    traded_down,
 )
 
 
@@ -219,7 +223,7 @@ def check_action(game: GameContext, pos: Position, action: Any) -> Checked:
 
 def _check_defend(game: GameContext, pos: Position, action: Defend) -> DefendChecked:
     assert pos.pending is not None
-    most = min(game.rules.combat.defender_max_dice, pos.armies[pos.pending.target])
+    most = defender_dice_most(game, pos, pos.pending.target)
     return ("defend", _count(game, pos, action, "dice", action.dice, 1, most))
 
 
@@ -293,7 +297,7 @@ def _check_trade(game: GameContext, pos: Position, action: TradeCards) -> TradeC
         hand.remove(card)
     if not is_set([game.cards[c] for c in names]):
         raise _illegal(game, pos, action, "the cards do not form a set (three alike, one of each, or two and a wild)")
-    if pos.phase is TRADE_DOWN and len(pos.hands[pos.player]) <= game.rules.elimination_trade_to:
+    if pos.phase is TRADE_DOWN and traded_down(game, pos):
         raise _illegal(game, pos, action, f"the hand is down to {len(pos.hands[pos.player])} cards: trading must stop")
     return ("trade", names)
 
@@ -312,15 +316,9 @@ def _check_attack(game: GameContext, pos: Position, action: Attack | Blitz) -> A
     if able < 1:
         raise _illegal(game, pos, action, f"{names[source]} has {pos.armies[source]} army: attacking needs 2")
     if isinstance(action, Attack):
-        most = min(game.rules.combat.attacker_max_dice, able)
+        most = attacker_dice_most(game, pos, source)
         return ("attack", source, target, _count(game, pos, action, "dice", action.dice, 1, most))
     return ("blitz", source, target, _count(game, pos, action, "stop_at", action.stop_at, 0, able - 1))
-
-
-def _own(pos: Position) -> set[int]:
-    """The territories of the player to move."""
-    player = pos.player
-    return {t for t, o in enumerate(pos.owner) if o == player}
 
 
 def _check_fortify(game: GameContext, pos: Position, action: Fortify) -> FortifyChecked:
@@ -427,7 +425,6 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
         return []
     phase = pos.phase
     names = game.board.territories
-    rules = game.rules
     p = pos.player
     owner, armies = pos.owner, pos.armies
     n = len(owner)
@@ -453,8 +450,7 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
             ranges.extend(("pile", k) for k in sorted(set(pos.piles) - {-1}))
         return [_listed([ChoosePile(k) for k in sorted(set(pos.piles) - {-1})])]
     if phase is REINFORCE or phase is TRADE_DOWN:
-        hand = len(pos.hands[p])
-        if phase is REINFORCE or hand > rules.elimination_trade_to:
+        if phase is REINFORCE or not traded_down(game, pos):
             trades = _trades(game, pos)
             runs.append(_listed(trades))
             if ranges is not None:
@@ -472,14 +468,13 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
                 ranges.append(("end",))
         return runs
     if phase is ATTACK:  # one run per source: its targets in turn, each with 1..dice dice, then the blitz
-        most = rules.combat.attacker_max_dice
         neighbors = game.neighbors
         for t, a in enumerate(armies):
             if a < 2 or owner[t] != p:
                 continue
             enemies = [names[u] for u in neighbors[t] if owner[u] != p]
             if enemies:
-                dice = most if a > most else a - 1
+                dice = attacker_dice_most(game, pos, t)
                 runs.append(_attack_run(names[t], enemies, dice))
                 if ranges is not None:
                     ranges.append(("attack", t, [u for u in neighbors[t] if owner[u] != p], dice, a - 2))
@@ -489,7 +484,7 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
         return runs
     if phase is DEFEND:
         assert pos.pending is not None
-        most = min(rules.combat.defender_max_dice, armies[pos.pending.target])
+        most = defender_dice_most(game, pos, pos.pending.target)
         if ranges is not None:
             ranges.append(("defend", 1, most))
         return [(most, lambda i: Defend(i + 1))]
@@ -499,7 +494,7 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
             ranges.append(("occupy", low, most))
         return [(most - low + 1, lambda i: Occupy(low + i))]
     if phase is FORTIFY:
-        mine = _own(pos)
+        mine = own_territories(pos)
         regions: dict[int, list[int]] = {}  # (connected fortification: each group of own territories searched once)
         for t in range(n):
             if owner[t] != p or armies[t] < 2:  # (no targets: skipped without a call)

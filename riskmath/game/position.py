@@ -17,12 +17,17 @@ environments all need live here too, next to the fields they read, each the
 one definition of its rule: :func:`room` (the caps), :func:`most_to_move`,
 :func:`occupation_range` (an ``Occupy``'s bounds), :func:`income`,
 :func:`holds_set`, :func:`trade_forced` (a trade before placing),
-:func:`trade_down_over`, :func:`fortification_reach` and
-:func:`fortification_targets` (where a ``Fortify`` may go), and who is
-hostile to whom: :func:`is_rival` (with :func:`rival_table`, the same for
-loops), a living player who may attack, and :func:`is_enemy`, any other
-owner, neutrals included, whose territories may be attacked; and
-:func:`most_cards` (the hand limit).
+:func:`traded_down` (trading down must stop) and :func:`trade_down_over`
+(the trade-down ends), :func:`own_territories`, :func:`fortification_reach`
+and :func:`fortification_targets` (where a ``Fortify`` may go),
+:func:`attacker_dice_most` and :func:`defender_dice_most` (the dice a
+battle may throw), :func:`defense_chooser` (who chooses them in
+``DEFEND``), and who is hostile to whom: :func:`is_rival` (with
+:func:`rival_table`, the same for loops), a living player who may attack,
+and :func:`is_enemy`, any other owner, neutrals included, whose territories
+may be attacked; :func:`most_cards` (the hand limit), and
+:func:`headquarters_cards` and :func:`cards_in_play` (the deck once the
+set-up is over).
 """
 
 from __future__ import annotations
@@ -39,8 +44,13 @@ __all__ = [
     "Capture",
     "PendingBattle",
     "Position",
+    "attacker_dice_most",
+    "cards_in_play",
+    "defender_dice_most",
+    "defense_chooser",
     "fortification_reach",
     "fortification_targets",
+    "headquarters_cards",
     "holds_set",
     "income",
     "is_enemy",
@@ -48,10 +58,12 @@ __all__ = [
     "most_cards",
     "most_to_move",
     "occupation_range",
+    "own_territories",
     "rival_table",
     "room",
     "trade_down_over",
     "trade_forced",
+    "traded_down",
 ]
 
 
@@ -340,15 +352,27 @@ def trade_forced(game: GameContext, pos: Position) -> bool:
     return game.rules.trade_forced(len(hand)) and holds_set(game, hand)
 
 
+def traded_down(game: GameContext, pos: Position) -> bool:
+    """Whether the hand of the player to move is down to ``Rules.elimination_trade_to`` cards: trading down must stop.
+
+    The rule of a trade in ``TRADE_DOWN``: a ``TradeCards`` is legal only
+    above that many cards (and ``legal_actions`` lists trades only then).
+    Narrower than :func:`trade_down_over`, which also ends the trade-down
+    of a hand above the mark that holds no set.  A ``TRADE_DOWN`` position
+    traded down with nothing left to place breaks the invariants (the
+    engine would have left the phase).
+    """
+    return len(pos.hands[pos.player]) <= game.rules.elimination_trade_to
+
+
 def trade_down_over(game: GameContext, pos: Position) -> bool:
     """Whether the trade-down after an elimination stops (``TRADE_DOWN``).
 
-    It stops at ``Rules.elimination_trade_to`` cards, or earlier when the
-    hand holds no set (the rulebooks are silent: with
+    It stops at ``Rules.elimination_trade_to`` cards (:func:`traded_down`),
+    or earlier when the hand holds no set (the rulebooks are silent: with
     ``elimination_trade_to`` below 4 a hand of 3 or 4 cards may hold none).
     """
-    hand = pos.hands[pos.player]
-    return len(hand) <= game.rules.elimination_trade_to or not holds_set(game, hand)
+    return traded_down(game, pos) or not holds_set(game, pos.hands[pos.player])
 
 
 def income(game: GameContext, pos: Position, player: int) -> int:
@@ -362,6 +386,39 @@ def income(game: GameContext, pos: Position, player: int) -> int:
         else:
             bonus += value
     return game.rules.reinforcements(owner.count(player)) + bonus
+
+
+def attacker_dice_most(game: GameContext, pos: Position, source: int) -> int:
+    """The most dice an attack from ``source`` may throw: ``Rules.combat.attacker_max_dice``, at most its armies - 1.
+
+    The upper bound of an ``Attack``'s dice (at least 1 needs 2 armies on
+    ``source``), and the dice of the roll that ends a blitz, which always
+    throws the most.
+    """
+    most, able = game.attacker_dice, pos.armies[source] - 1
+    return most if able > most else able
+
+
+def defender_dice_most(game: GameContext, pos: Position, target: int) -> int:
+    """The most dice the defense of ``target`` may throw: ``Rules.combat.defender_max_dice``, at most its armies.
+
+    The upper bound of a ``Defend`` (``DEFEND``), and the dice thrown
+    whenever nobody chooses them (the defender always throws the most).
+    """
+    most, armies = game.defender_dice, pos.armies[target]
+    return most if armies > most else armies
+
+
+def defense_chooser(game: GameContext, pos: Position, target: int, attacker: int) -> int:
+    """Who chooses the dice defending ``target`` against ``attacker`` when defenders decide (``DEFEND``), or -1.
+
+    The owner of ``target`` if a player; for a neutral, the other player in
+    a two-player game; -1 for a neutral with more players (nobody: the most
+    dice are thrown, :func:`defender_dice_most`).  Only a game with
+    ``defender_decides`` asks.
+    """
+    defender = pos.owner[target]
+    return defender if defender < game.players else 1 - attacker if game.players == 2 else -1
 
 
 def is_rival(game: GameContext, pos: Position, player: int, other: int) -> bool:
@@ -408,6 +465,16 @@ def is_enemy(player: int, other: int) -> bool:
     return other != player and other >= 0
 
 
+def own_territories(pos: Position) -> set[int]:
+    """The territories of the player to move, as a set.
+
+    The ``mine`` that :func:`fortification_reach` computes when not given
+    it, and that :func:`fortification_targets` takes.
+    """
+    player = pos.player
+    return {t for t, o in enumerate(pos.owner) if o == player}
+
+
 def fortification_reach(
     game: GameContext,
     pos: Position,
@@ -433,8 +500,7 @@ def fortification_reach(
     region = None if regions is None else regions.get(source)
     if region is None:
         if mine is None:
-            player = pos.player
-            mine = {t for t, o in enumerate(pos.owner) if o == player}
+            mine = own_territories(pos)
         region = sorted(game.board.component(source, mine))
         if regions is not None and source in mine:  # (a foreign source's search is not a group of the player's)
             regions.update(dict.fromkeys(region, region))
@@ -503,3 +569,21 @@ def most_cards(game: GameContext, trading_down: bool = False) -> int | None:
         return None
     limit = max(forced, at)
     return limit + at - 1 if trading_down else limit
+
+
+def headquarters_cards(game: GameContext, capitals: Sequence[int]) -> set[str]:
+    """The cards of the headquarters ``capitals`` (territory ids): out of the deck in Capital RISK once chosen."""
+    names = game.board.territories
+    return {names[t] for t in capitals}
+
+
+def cards_in_play(game: GameContext, capitals: Sequence[int]) -> list[str]:
+    """The cards in play once the set-up is over: the whole deck less the cards of the headquarters ``capitals``.
+
+    In the order of ``game.full_deck``.  After the set-up, the deck, the
+    discard pile and the hands make up exactly these cards (Capital RISK,
+    1993: the headquarters' cards stay out; without headquarters, the whole
+    deck, wild cards included).
+    """
+    out = headquarters_cards(game, capitals)
+    return [card for card in game.full_deck if card not in out]

@@ -32,7 +32,9 @@ from riskmath.game.rules import Rules
 __all__ = [
     "NEUTRALS",
     "NEUTRAL_STARTING_ARMIES",
+    "capital_chooser",
     "check_board_fits",
+    "chooses_piles",
     "claimed_by_players",
     "claims_territories",
     "deal_schedule",
@@ -41,6 +43,7 @@ __all__ = [
     "neutral_takes_unclaimed",
     "neutrals_place_each_turn",
     "owner_name",
+    "pile_chooser",
     "placements_per_turn",
     "starting_armies",
     "territory_shares",
@@ -87,6 +90,42 @@ def neutrals_place_each_turn(variant: str) -> bool:
 def deals_into_piles(variant: str) -> bool:
     """Whether the territory cards are dealt into three piles that the players choose from (1993 two-player)."""
     return variant == "neutral_1993"
+
+
+def chooses_piles(rules: Rules, variant: str) -> bool:
+    """Whether the players then choose among the three piles (``SETUP_PILE``), rather than taking them as dealt.
+
+    The piles of :func:`deals_into_piles` are chosen in a dealt or claimed
+    set-up; a random one (``Rules.setup == "random"``) leaves nothing to
+    choose: the first player takes the first pile, the other the second, the
+    neutral the third.
+    """
+    return deals_into_piles(variant) and rules.setup != "random"
+
+
+def pile_chooser(first: int, piles_left: int) -> int:
+    """Who chooses a pile (``SETUP_PILE``) with ``piles_left`` left: ``first`` from three, the other from two.
+
+    The last pile is the neutral's.  (A random set-up takes the piles in
+    this order too, pile 0 first.)
+
+    >>> pile_chooser(1, 3), pile_chooser(1, 2)
+    (1, 0)
+    """
+    return first if piles_left == 3 else 1 - first
+
+
+def capital_chooser(first: int, chosen: int, players: int) -> int:
+    """The player who chooses headquarters number ``chosen + 1`` (``SETUP_CAPITAL``): from ``first`` round the table.
+
+    Capital RISK: once ``chosen`` headquarters are chosen, the next is the
+    choice of ``(first + chosen) % players``; while they choose,
+    ``Position.capitals`` lists them in this order.
+
+    >>> [capital_chooser(2, chosen, 3) for chosen in range(3)]
+    [2, 0, 1]
+    """
+    return (first + chosen) % players
 
 
 def neutral_takes_unclaimed(variant: str) -> bool:

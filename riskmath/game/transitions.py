@@ -44,12 +44,17 @@ from riskmath.game.position import (
     Capture,
     PendingBattle,
     Position,
+    attacker_dice_most,
+    cards_in_play,
+    defender_dice_most,
+    defense_chooser,
     holds_set,
     income,
     room,
     trade_down_over,
     trade_forced,
 )
+from riskmath.game.setup import capital_chooser, pile_chooser
 
 _new_tuple = tuple.__new__
 
@@ -114,16 +119,11 @@ def _finish_setup(game: GameContext, pos: Position) -> None:
     pos.queue = []
     if game.rules.capital != "none" and len(pos.capitals) < game.players:
         pos.phase = SETUP_CAPITAL
-        pos.player = (pos.first + len(pos.capitals)) % game.players
+        pos.player = capital_chooser(pos.first, len(pos.capitals), game.players)
         return
     # The wild cards go back in and the deck is shuffled; headquarters cards stay out (Capital RISK, 1993).
-    pos.deck = [card for card in game.full_deck if card not in _hq_cards(game, pos)]
+    pos.deck = cards_in_play(game, pos.capitals)
     _start_turn(game, pos, pos.first)
-
-
-def _hq_cards(game: GameContext, pos: Position) -> set[str]:
-    names = game.board.territories
-    return {names[t] for t in pos.capitals}
 
 
 # -- turns ----------------------------------------------------------------------------------
@@ -333,15 +333,13 @@ def apply_action(game: GameContext, pos: Position, action: Checked) -> None:
         _after_placement(game, pos)
     elif kind == "attack":
         _, source, target, dice = checked
-        defender = pos.owner[target]
         if game.defender_decides:
-            chooser = defender if defender < game.players else 1 - pos.player if game.players == 2 else -1
+            chooser = defense_chooser(game, pos, target, pos.player)
             if chooser >= 0:
                 pos.pending = PendingBattle("attack", source, target, dice, pos.player, None)
                 pos.phase, pos.player = DEFEND, chooser
                 return
-        defense = min(rules.combat.defender_max_dice, pos.armies[target])
-        pos.pending = PendingBattle("attack", source, target, dice, pos.player, defense)
+        pos.pending = PendingBattle("attack", source, target, dice, pos.player, defender_dice_most(game, pos, target))
         pos.phase = ROLL
     elif kind == "defend":
         assert pos.pending is not None
@@ -366,16 +364,18 @@ def apply_action(game: GameContext, pos: Position, action: Checked) -> None:
             pos.piles = []
             _begin_placement(game, pos, pos.first)
         else:
-            pos.player = 1 - pos.player
+            pos.player = pile_chooser(pos.first, len(left))
     elif kind == "capital":
         pos.capitals.append(checked[1])
         if len(pos.capitals) < game.players:
-            pos.player = (pos.first + len(pos.capitals)) % game.players
+            pos.player = capital_chooser(pos.first, len(pos.capitals), game.players)
         else:
             # The choices were made from the first player round the table; once all are in, index them by player
             # (GameState.capital and the win check read capitals[player]).
-            chosen = pos.capitals
-            pos.capitals = [chosen[(p - pos.first) % game.players] for p in range(game.players)]
+            by_player = [-1] * game.players
+            for i, t in enumerate(pos.capitals):
+                by_player[capital_chooser(pos.first, i, game.players)] = t
+            pos.capitals = by_player
             _finish_setup(game, pos)
 
 
@@ -388,8 +388,8 @@ def end_blitz(
     pos.pending = None
     pos.player = attacker
     if defenders_left == 0:
-        # The capturing roll cost the attacker nothing, so it threw min(3, armies left) dice.
-        _capture(game, pos, source, target, min(game.attacker_dice, left) if game.occupy_dice_rolled else 1)
+        # The capturing roll cost the attacker nothing, so it threw the most dice of the armies left.
+        _capture(game, pos, source, target, attacker_dice_most(game, pos, source) if game.occupy_dice_rolled else 1)
         if game.decided_by_captures:
             _check_missions(game, pos)
     else:
@@ -480,7 +480,6 @@ def apply_outcome(game: GameContext, pos: Position, outcome: Any) -> None:
         else:
             pos.phase = SETUP_CLAIM if game.claiming else SETUP_DEAL
     elif phase is SETUP_DEAL and game.deals_piles:
-        rules = game.rules
         # 1993 two-player game: the cards are dealt into three piles of 14; the players then choose piles.
         assert isinstance(outcome, DrawCard)
         if not pos.piles:
@@ -489,10 +488,10 @@ def apply_outcome(game: GameContext, pos: Position, outcome: Any) -> None:
         pos.deck.remove(outcome.card)
         pos.dealt += 1
         if pos.dealt == len(pos.owner):
-            pos.phase, pos.player = SETUP_PILE, pos.first
-            if rules.setup == "random":  # a random set-up leaves nothing to choose: piles in dealing order
-                _take_pile(game, pos, 0, pos.first)
-                _take_pile(game, pos, 1, 1 - pos.first)
+            pos.phase, pos.player = SETUP_PILE, pile_chooser(pos.first, 3)
+            if not game.chooses_piles:  # a random set-up leaves nothing to choose: piles in dealing order
+                _take_pile(game, pos, 0, pile_chooser(pos.first, 3))
+                _take_pile(game, pos, 1, pile_chooser(pos.first, 2))
                 _take_pile(game, pos, 2, game.players)
                 pos.piles = []
                 _begin_placement(game, pos, pos.first)
