@@ -17,7 +17,7 @@ from matplotlib.patches import FancyBboxPatch
 from riskmath._layers import LAYERS, layer_of, package_modules, page_name
 
 #: Characters of module names on one line of a box.
-WIDTH = 112
+WIDTH = 96  # characters of monospace text that fit in a box at fontsize 8
 
 
 def modules_by_layer() -> list[str]:
