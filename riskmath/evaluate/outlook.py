@@ -10,8 +10,8 @@ import numpy as np
 
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
-from riskmath.game.cards import has_set, is_set
-from riskmath.game.position import income, rival_table
+from riskmath.game.cards import is_set
+from riskmath.game.position import holds_set, income, rival_table
 from riskmath.odds._odds_grids import chain_success, win_probability
 
 if TYPE_CHECKING:
@@ -189,8 +189,9 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
         owned = state.territories_of(p)
         held = [c.name for c in game.board.continents.values() if all(state.owner(t) == p for t in c.territories)]
         bonus = sum(game.board.continents[c].bonus for c in held)
-        hand = [game.cards[c] for c in state.cards(p)]
-        holds = len(hand) >= 3 and has_set(hand)
+        names = list(state.cards(p))
+        hand = [game.cards[c] for c in names]
+        holds = holds_set(game, names)
         if rules.set_values.kind == "progressive":
             next_value = rules.set_values.value(state.sets_traded + 1)
         else:
