@@ -2,12 +2,16 @@
 
 Everything the command writes besides a verb's answer is here:
 
-* ``--out`` files written so that a crash loses nothing finished:
-  :func:`check_out` refuses an unwritable path before any game is played,
-  :class:`RowWriter` appends each game's row as it finishes (and cuts a
-  half-written row off a full disk, raising :class:`OutFileError`), and
-  :func:`write_table` replaces the file whole through a temporary file in
-  its folder;
+* ``--out`` files written so that a crash loses nothing finished and
+  nothing but a regular file is ever replaced: :func:`check_out` refuses
+  an unwritable path before any game is played and decides how the path is
+  written (:class:`OutPath`: a link followed, a regular file replaced
+  through a temporary file in its folder, a FIFO or a device written into,
+  standard output written through), :class:`RowWriter` appends each
+  game's row to a regular file as it finishes (and cuts a half-written row
+  off a full disk, raising :class:`OutFileError`), and :func:`save_table`
+  writes the whole table at the end, keeping a copy in the temporary
+  folder if that fails (:func:`shown` then prints the answer anyway);
 * notes on standard error: captured warnings (:func:`notes`) and the odds
   functions' announcements of long work (:func:`announce_long_work`), and
   :func:`any_digits`, which lets an exact answer print however long it is;
@@ -23,26 +27,34 @@ No argument parsing and no mathematics here.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import errno
 import os
+import stat
 import sys
+import tempfile
 import warnings
-from collections.abc import Callable, Iterator
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Literal, NoReturn
 
 from riskmath.cli._parser import UsageError
 from riskmath.errors import InvalidArgumentError, RiskmathError
 
 __all__ = [
+    "How",
     "InterruptedRunError",
     "OutFileError",
+    "OutPath",
     "RowWriter",
     "announce_long_work",
     "any_digits",
     "check_out",
     "leave",
     "notes",
+    "rows_to",
+    "save_table",
+    "shown",
     "status_of",
-    "write_table",
 ]
 
 
@@ -50,31 +62,231 @@ class InterruptedRunError(Exception):
     """Ctrl-C: the message says what was kept."""
 
 
-def check_out(path: str) -> None:
-    """Refuse an output file that cannot be written, before any game is played (creating it if need be)."""
-    if os.path.isdir(path):
-        raise InvalidArgumentError(f"--out {path!r} is a directory, not a file")
-    folder = os.path.dirname(os.path.abspath(path))
+#: How an ``--out`` file is written (chosen by :func:`check_out` from what the path holds):
+#: ``"replace"`` a regular file (or a new one) through a temporary file in its folder, renamed over it;
+#: ``"in place"`` a regular file opened and rewritten (its folder is not writable, or it has other hard links);
+#: ``"into"`` a FIFO or a character device, opened and written, never replaced;
+#: ``"stdout"`` / ``"stderr"`` the file already open as standard output or error, written through that stream.
+How = Literal["replace", "in place", "into", "stdout", "stderr"]
+
+
+@dataclasses.dataclass(frozen=True)
+class OutPath:
+    """An ``--out`` path checked by :func:`check_out`: where the file is written and how."""
+
+    given: str  # the path as typed: the messages name it
+    target: str  # the file written: the path with its symbolic links followed
+    how: How
+
+    @property
+    def takes_rows(self) -> bool:
+        """Whether rows can be appended as they come (a regular file) and the file put in order at the end."""
+        return self.how in ("replace", "in place")
+
+
+def _cannot(path: str, error: OSError) -> InvalidArgumentError:
+    return InvalidArgumentError(f"--out {path!r} cannot be written: {error.strerror or error}")
+
+
+def _try_open(path: str, flags: int) -> None:
+    """Open ``path`` for writing with ``flags`` and close it, or refuse it in one line naming the OS error."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_NOCTTY | flags, 0o666))
+    except OSError as error:
+        raise _cannot(path, error) from None
+
+
+def _same_as(status: os.stat_result, fd: int) -> bool:
+    try:
+        return os.path.samestat(status, os.fstat(fd))
+    except OSError:  # (that stream is closed)
+        return False
+
+
+def check_out(path: str, *, inputs: Sequence[str] = ()) -> OutPath:
+    """Check an ``--out`` path before any game is played, and decide how it is written.
+
+    A symbolic link is followed: its target is written and the link kept.
+    A regular file, or a missing one in an existing folder (created empty
+    here), is replaced at the end through a temporary file in its folder,
+    keeping its permissions, or rewritten in place when its folder is not
+    writable or it has other hard links.  A FIFO or a character device
+    (``/dev/null``, ``/dev/stdout``, a terminal) is written into, never
+    replaced; the file already open as standard output or error is written
+    through that stream.  Anything else (a directory, a block device, a
+    socket, a missing folder, a file that cannot be opened for writing, one
+    of ``inputs``) is refused with an :class:`InvalidArgumentError` naming
+    the path.
+    """
+    link = False
+    try:
+        link = stat.S_ISLNK(os.lstat(path).st_mode)
+        status: os.stat_result | None = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        status = None  # nothing there, or a link to nothing
+    except OSError as error:  # a loop of links, a folder that cannot be searched, a name too long
+        raise _cannot(path, error) from None
+    target = os.path.realpath(path)
+    through = f"--out {path!r} is a link to {target!r}" if link else f"--out {path!r}"
+    if status is None:
+        return _new_file(path, target, through if link else None)
+    streams: tuple[tuple[int, How], ...] = ((1, "stdout"), (2, "stderr"))
+    for fd, name in streams:
+        if _same_as(status, fd):
+            return OutPath(path, path, name)
+    mode = status.st_mode
+    if stat.S_ISDIR(mode):
+        raise InvalidArgumentError(f"{through}{', a' if link else ' is a'} directory, not a file")
+    if any(os.path.exists(name) and os.path.samefile(name, path) for name in inputs):
+        raise InvalidArgumentError(f"--out {path!r} is the file being read: it would be overwritten")
+    if stat.S_ISREG(mode):
+        return _regular_file(path, target, status)
+    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+        if stat.S_ISCHR(mode):  # (a FIFO is not opened here: that waits for a reader)
+            _try_open(path, os.O_NONBLOCK)
+        elif not os.access(path, os.W_OK):
+            raise _cannot(path, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+        return OutPath(path, path, "into")
+    kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file"
+    raise InvalidArgumentError(
+        f"{through} is {kind}: --out writes files, FIFOs and character devices, and replaces only regular files"
+    )
+
+
+def _new_file(path: str, target: str, link: str | None) -> OutPath:
+    """Nothing at ``path`` (or a link, described by ``link``, to nothing): create it empty if its folder exists."""
+    folder = os.path.dirname(target)
     if not os.path.isdir(folder):
-        raise InvalidArgumentError(f"--out {path!r}: the folder {folder!r} does not exist")
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as error:
-        raise InvalidArgumentError(f"--out {path!r} cannot be written: {error.strerror or error}") from None
+        if link is not None:
+            raise InvalidArgumentError(f"{link}, whose folder does not exist")
+        parent = os.path.dirname(os.path.abspath(path))
+        its = " (it is a file)" if os.path.isfile(parent) else ""
+        raise InvalidArgumentError(f"--out {path!r}: the folder {parent!r} does not exist{its}")
+    _try_open(path, os.O_CREAT | os.O_APPEND)  # through the link if there is one
+    return OutPath(path, target, "replace")
 
 
-def write_table(table: Any, path: str, *, index: bool = False) -> None:
-    """Write ``table`` to ``path`` whole, through a temporary file in its folder (a failure leaves the old file)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+def _regular_file(path: str, target: str, status: os.stat_result) -> OutPath:
+    """A regular file at ``path`` (the link ``path`` leads to ``target``): replaced if it can be, else in place."""
+    _try_open(path, os.O_APPEND)
     try:
-        table.to_csv(temporary, index=index)
-        os.replace(temporary, path)
-    except OSError as error:
+        named = os.path.samestat(os.stat(target), status)  # (not so for the links of /proc/self/fd to a pipe)
+    except OSError:
+        named = False
+    if named and status.st_nlink == 1 and os.access(os.path.dirname(target), os.W_OK | os.X_OK):
+        return OutPath(path, target, "replace")
+    return OutPath(path, target if named else path, "in place")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    done = 0
+    while done < len(data):  # (os.write may write part of it)
+        done += os.write(fd, data[done:])
+
+
+def _replace(target: str, data: bytes) -> None:
+    """Put ``data`` at ``target`` whole: a temporary file in its folder, renamed over it (which stays regular)."""
+    try:
+        old: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        raise OSError(errno.EEXIST, "it is no longer a regular file")
+    folder, name = os.path.split(target)
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        try:
+            if old is None:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.fchmod(fd, 0o666 & ~umask)  # as a new file would be
+            else:
+                os.fchmod(fd, stat.S_IMODE(old.st_mode))  # the old file's permissions and owner
+                with contextlib.suppress(OSError):
+                    os.fchown(fd, old.st_uid, old.st_gid)
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, target)
+    except BaseException:
         with contextlib.suppress(OSError):
             os.remove(temporary)
-        raise InvalidArgumentError(f"--out {path!r} could not be written: {error.strerror or error}") from None
+        raise
+
+
+def _put(data: bytes, out: OutPath) -> None:
+    """Write ``data`` to ``out`` as its check decided; any failure is an ``OSError``."""
+    if out.how in ("stdout", "stderr"):
+        stream = sys.stdout if out.how == "stdout" else sys.stderr
+        stream.write(data.decode("utf-8"))
+        stream.flush()
+        return
+    if out.how == "replace":
+        _replace(out.target, data)
+        return
+    flags = os.O_WRONLY | os.O_NOCTTY | os.O_TRUNC  # (truncating a FIFO or a device does nothing)
+    if out.how == "in place":
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISREG(os.stat(out.target).st_mode):
+                raise OSError(errno.EEXIST, "it is no longer a regular file")
+        flags |= os.O_CREAT
+    fd = os.open(out.target, flags, 0o666)  # a FIFO waits here for its reader, as a shell redirection does
+    try:
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def _keep_elsewhere(data: bytes) -> str:
+    """Write ``data`` to a new file in the temporary folder and return its path."""
+    fd, path = tempfile.mkstemp(prefix="riskmath-", suffix=".csv")
+    try:
+        _write_all(fd, data)
+    except OSError:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.remove(path)
+        raise
+    os.close(fd)
+    return path
+
+
+def save_table(table: Any, out: OutPath, writer: RowWriter | None = None, *, index: bool = False) -> str | None:
+    """Write ``table`` as CSV to ``out`` whole (closing ``writer`` first); return ``None``, or why it failed.
+
+    Header and rows are one write, in one error handling.  If it fails, the
+    CSV is kept in a new file in the temporary folder and the returned line
+    says where, and why ``out`` could not be written: the results are never
+    lost.  A reader of standard output that went away is the usual closed
+    pipe (``BrokenPipeError``), not a failure of the file.
+    """
+    if writer is not None:
+        writer.close()
+    data = table.to_csv(index=index).encode("utf-8")
+    try:
+        _put(data, out)
+    except BrokenPipeError:
+        if out.how == "stdout":
+            raise
+        reason = os.strerror(errno.EPIPE)
+    except OSError as error:
+        reason = error.strerror or str(error)
+    else:
+        return None
+    failed = f"--out {out.given!r} could not be written ({reason})"
+    try:
+        return f"{failed}; the CSV is in {_keep_elsewhere(data)!r} instead"
+    except OSError as error:
+        return f"{failed}, nor could a copy in {tempfile.gettempdir()!r} ({error.strerror or error})"
+
+
+def shown(text: str, failed: str | None) -> str:
+    """The answer ``text`` of a run whose ``--out`` was saved; if it failed, print it and raise the failure."""
+    if failed is None:
+        return text
+    print(text, flush=True)
+    raise InvalidArgumentError(failed)
 
 
 class OutFileError(Exception):
@@ -84,20 +296,26 @@ class OutFileError(Exception):
 class RowWriter:
     """Appends each finished game's row to the ``--out`` file as it comes, so that a run that dies keeps its games.
 
-    The rows arrive in the order games finish; at the end of the run (or on
-    Ctrl-C or an agent's failure) :func:`write_table` rewrites the file in seed
-    order.  If a row cannot be written (a full disk), the file is cut back
-    to the last whole row and the run stops: the file holds every game
-    finished until then, in the order they finished.
+    Only for a regular file (:attr:`OutPath.takes_rows`).  The rows arrive in
+    the order games finish; at the end of the run (or on Ctrl-C or an
+    agent's failure) :func:`save_table` rewrites the file in seed order.  If
+    a row cannot be written (a full disk), the file is cut back to the last
+    whole row and the run stops: the file holds every game finished until
+    then, in the order they finished.  A header that cannot be written is
+    an :class:`InvalidArgumentError`, before any game.
     """
 
-    def __init__(self, path: str, columns: list[str]) -> None:
-        self.path, self.columns, self.written, self.size = path, columns, 0, 0
+    def __init__(self, out: OutPath, columns: list[str]) -> None:
+        self.path, self.columns, self.written, self.size = out.given, columns, 0, 0
         try:
-            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            self.fd = os.open(out.target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOCTTY, 0o666)
         except OSError as error:
-            raise InvalidArgumentError(f"--out {path!r} cannot be written: {error.strerror or error}") from None
-        self._append(columns)
+            raise _cannot(out.given, error) from None
+        try:
+            self._append(columns)
+        except OutFileError as error:
+            self.close()
+            raise _cannot(out.given, error.__cause__) from None  # type: ignore[arg-type]
 
     def _append(self, values: list[Any]) -> None:
         import csv
@@ -107,9 +325,7 @@ class RowWriter:
         csv.writer(line).writerow(values)
         data = line.getvalue().encode("utf-8")
         try:
-            done = 0
-            while done < len(data):  # (os.write may write part of it)
-                done += os.write(self.fd, data[done:])
+            _write_all(self.fd, data)
         except OSError as error:
             with contextlib.suppress(OSError):
                 os.ftruncate(self.fd, self.size)  # no half row at the end
@@ -126,6 +342,11 @@ class RowWriter:
     def close(self) -> None:
         with contextlib.suppress(OSError):
             os.close(self.fd)
+
+
+def rows_to(out: OutPath | None, columns: list[str]) -> RowWriter | None:
+    """A :class:`RowWriter` for ``out`` if it takes rows as they come (a regular file), else ``None``."""
+    return RowWriter(out, columns) if out is not None and out.takes_rows else None
 
 
 def notes(caught: list[warnings.WarningMessage]) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from riskmath.cli._output import InterruptedRunError, OutFileError, RowWriter, check_out, notes, write_table
+from riskmath.cli._output import InterruptedRunError, OutFileError, check_out, notes, rows_to, save_table, shown
 from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted
 from riskmath.odds.battles import STATISTICS, battle
 from riskmath.odds.conquests import conquest
@@ -177,12 +177,10 @@ def _simulate(args: argparse.Namespace) -> str:
     names = [name.strip() for name in args.agents.split(",")]
     agents = [make_agent(name) for name in names]
     game = Game(args.players, Rules.preset(args.preset), max_turns=args.max_turns)
-    writer = None
-    if args.out:
-        check_out(args.out)
-        columns = ["seed", "winner", "draw", "turns"]
-        columns += [f"{kind}_{seat}" for seat in range(game.players) for kind in ("territories", "armies")]
-        writer = RowWriter(args.out, columns)
+    out = check_out(args.out) if args.out else None
+    columns = ["seed", "winner", "draw", "turns"]
+    columns += [f"{kind}_{seat}" for seat in range(game.players) for kind in ("territories", "armies")]
+    writer = rows_to(out, columns)  # (rows as they come into a regular file; into anything else at the end)
     try:
         with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
             warnings.simplefilter("always", RuntimeWarning)
@@ -193,10 +191,9 @@ def _simulate(args: argparse.Namespace) -> str:
         notes(caught)
         kept = stop.results
         where = ""
-        if writer is not None and kept is not None:
-            writer.close()
-            write_table(kept, args.out)
-            where = f", written to {args.out}"
+        if out is not None and kept is not None:
+            failed = save_table(kept, out, writer)
+            where = f", written to {args.out}" if failed is None else f"; {failed}"
         count = 0 if kept is None else len(kept)  # type: ignore[arg-type]
         if isinstance(stop, SimulationInterrupted):
             raise InterruptedRunError(
@@ -208,9 +205,7 @@ def _simulate(args: argparse.Namespace) -> str:
         writer.close()
         raise InvalidArgumentError(str(error)) from None
     notes(caught)
-    if writer is not None:
-        writer.close()
-        write_table(table, args.out)
+    failed = None if out is None else save_table(table, out, writer)
     lines = [
         f"{args.games} games, {args.players} players ({args.preset}), seed {args.seed}, cap {args.max_turns} turns"
     ]
@@ -223,7 +218,7 @@ def _simulate(args: argparse.Namespace) -> str:
         wins_by_agent[name] = wins_by_agent.get(name, 0) + int((table["winner"] == seat).sum())
     lines.append("  by agent: " + ", ".join(f"{name} {wins}" for name, wins in wins_by_agent.items()))
     lines.append(f"  draws {int(table['draw'].sum())}, mean player-turns {table['turns'].mean():.1f}")
-    return "\n".join(lines)
+    return shown("\n".join(lines), failed)
 
 
 def _read_position(path: str) -> Any:
@@ -251,8 +246,7 @@ def _read_position(path: str) -> Any:
 def _outlook(args: argparse.Namespace) -> str:
     from riskmath.sim.rollouts import win_probabilities
 
-    if args.out:
-        check_out(args.out)
+    out = check_out(args.out, inputs=[args.position] if args.position != "-" else []) if args.out else None
     state = _read_position(args.position)
     names = [name.strip() for name in args.agents.split(",")]
     agents: str | list[str] = names[0] if len(names) == 1 else names
@@ -277,8 +271,7 @@ def _outlook(args: argparse.Namespace) -> str:
         from riskmath.evaluate.estimate import estimate_win_probabilities
 
         table["estimate"] = estimate_win_probabilities(state)
-    if args.out:
-        write_table(table, args.out, index=True)
+    failed = None if out is None else save_table(table, out, index=True)
     seats = names if len(names) > 1 else names * state.game.players
     attrs = table.attrs
     lines = [
@@ -294,7 +287,7 @@ def _outlook(args: argparse.Namespace) -> str:
             f"{guess}{gone}"
         )
     lines.append(f"  draws (turn cap) {attrs['draw']:6.1%}  ({attrs['draw_low']:5.1%} to {attrs['draw_high']:5.1%})")
-    return "\n".join(lines)
+    return shown("\n".join(lines), failed)
 
 
 #: Each verb's function, by the name typed on the command line.
