@@ -104,24 +104,28 @@ def _table(args: argparse.Namespace) -> str:
 def _conquest(args: argparse.Namespace) -> str:
     result = conquest(args.attackers, args.defenders, leave=args.leave, exact=args.exact, rules=_rules(args))
     steps = result.step_table()
-    success = result.success_probability
-    final = result.expected_final_armies_if_success if success > 0 else None
+    won = result.win_probability
+    final = result.expected_final_armies_if_won if won > 0 else None
     if args.json:
+        final_json = None if final is None else _jsonable(final)
         document = {
             "attackers": args.attackers,
             "defenders": list(args.defenders),
             "leave": args.leave,
-            "success_probability": _jsonable(success),
+            "win_probability": _jsonable(won),
             "reach_probabilities": [_jsonable(p) for p in result.reach_probabilities],
-            "expected_final_armies_if_success": None if final is None else _jsonable(final),
+            "expected_final_armies_if_won": final_json,
+            # The keys before the new names, still written for scripts that read them (docs/cli.rst showed them).
+            "success_probability": _jsonable(won),
+            "expected_final_armies_if_success": final_json,
         }
         return json.dumps(document)
     lines = [
         f"{args.attackers} attackers (armies able to attack) v path {list(args.defenders)}, leaving {args.leave}",
-        f"  success_probability              {_show(success)}",
+        f"  win_probability              {_show(won)}",
     ]
     if final is not None:
-        lines.append(f"  expected_final_armies_if_success {_show(final)}")
+        lines.append(f"  expected_final_armies_if_won {_show(final)}")
     lines.append("  step  defenders  P(reach)  E[attackers]  sd  P(capture)")
     for k, row in steps.iterrows():
         mean = "-" if row["expected_attackers"] is None else f"{float(row['expected_attackers']):.3f}"
@@ -135,7 +139,7 @@ def _conquest(args: argparse.Namespace) -> str:
 
 def _need(args: argparse.Namespace) -> str:
     n = armies_needed(args.defenders, args.probability, leave=args.leave, rules=_rules(args))
-    achieved = conquest(n, args.defenders, leave=args.leave, rules=_rules(args)).success_probability
+    achieved = conquest(n, args.defenders, leave=args.leave, rules=_rules(args)).win_probability
     return (
         f"{n} armies able to attack (the territory holds {n + 1}) take {list(args.defenders)} "
         f"with probability {achieved:.6f} >= {float(args.probability):g}"
