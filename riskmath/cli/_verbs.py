@@ -253,7 +253,7 @@ def _read_position(path: str) -> Any:
 
 
 def _outlook(args: argparse.Namespace) -> str:
-    from riskmath.sim.rollouts import win_probabilities
+    from riskmath.sim.rollouts import victory_probabilities
 
     if args.out:
         check_out(args.out)
@@ -265,7 +265,7 @@ def _outlook(args: argparse.Namespace) -> str:
     try:
         with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
             warnings.simplefilter("always", RuntimeWarning)
-            table = win_probabilities(
+            table = victory_probabilities(
                 state,
                 agents,
                 args.games,
@@ -278,23 +278,23 @@ def _outlook(args: argparse.Namespace) -> str:
         raise InterruptedRunError("interrupted: no table (the shares need every game)") from None
     notes(caught)
     if args.estimate:
-        from riskmath.evaluate.estimate import estimate_win_probabilities
+        from riskmath.evaluate.estimate import estimate_victory_probabilities
 
-        table["estimate"] = estimate_win_probabilities(state)
+        table["estimate"] = estimate_victory_probabilities(state)
     if args.out:
         write_table(table, args.out, index=True)
     seats = names if len(names) > 1 else names * state.game.players
     attrs = table.attrs
     lines = [
         f"{state!r}: {args.games} games played on, seed {args.seed}, stopped at player-turn {attrs['turn_cap']}",
-        "  player  agent        win    (95% interval)" + ("     estimate" if args.estimate else ""),
+        "  player  agent       victory  (95% interval)" + ("     estimate" if args.estimate else ""),
     ]
     for player, row in table.iterrows():
         who = seats[int(player)]
         gone = "" if state.is_terminal() or state.alive(int(player)) else "  (eliminated)"
         guess = f"  {row['estimate']:11.1%}" if args.estimate else ""
         lines.append(
-            f"  {player:>6}  {who:<11} {row['win']:6.1%}  ({row['win_low']:5.1%} to {row['win_high']:5.1%})"
+            f"  {player:>6}  {who:<11} {row['victory']:6.1%}  ({row['victory_low']:5.1%} to {row['victory_high']:5.1%})"
             f"{guess}{gone}"
         )
     lines.append(f"  draws (turn cap) {attrs['draw']:6.1%}  ({attrs['draw_low']:5.1%} to {attrs['draw_high']:5.1%})")

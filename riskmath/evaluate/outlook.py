@@ -551,8 +551,8 @@ def position_value(state: GameState, *, weights: Mapping[str, float] | None = No
     What it is for: a quick, hand-weighted score that the odds-driven and
     search agents use to compare positions.  It is not a probability: the
     weights were chosen by hand, not fitted to outcomes, and the values do
-    not sum to 1 or say how likely a player is to win.  For each player's
-    chance to win, use :func:`~riskmath.evaluate.estimate_win_probabilities` (fitted to
+    not sum to 1 or say how likely a player is to win the game.  For each player's
+    chance of victory, use :func:`~riskmath.evaluate.estimate_victory_probabilities` (fitted to
     self-play and measured on games it never saw).
 
     ``value = w_territories * territories + w_armies * armies + w_income * income
