@@ -164,7 +164,7 @@ def armies_needed_scan(path: list[int], probability: float) -> int:
     import riskmath
 
     attackers = 1
-    while riskmath.conquest(attackers, path).success_probability < probability:
+    while riskmath.conquest(attackers, path).win_probability < probability:
         attackers += 1
     return attackers
 

@@ -1,4 +1,4 @@
-"""Fit the weights of ``riskmath.evaluate.estimate_win_probabilities`` to self-play, and measure them.
+"""Fit the weights of ``riskmath.evaluate.estimate_victory_probabilities`` to self-play, and measure them.
 
 What it does, with a fixed seed (``--seed``, default 2026):
 
@@ -28,9 +28,9 @@ What it does, with a fixed seed (``--seed``, default 2026):
    ``position_value`` (its temperature fitted on the fit positions), with 95 %
    bootstrap intervals over held-out games (``--bootstrap`` resamples);
    per player count too.  With ``--rollouts N`` (needs
-   ``riskmath.win_probabilities``), also on ``--rollout-positions`` held-out
+   ``riskmath.victory_probabilities``), also on ``--rollout-positions`` held-out
    positions against the share of N rollout games won from each
-   (``riskmath.win_probabilities``, odds agents in every seat; half a game
+   (``riskmath.victory_probabilities``, odds agents in every seat; half a game
    added to each player's wins, so that no player still in gets exactly 0).
 6. **Draw** the reliability diagram of the held-out predictions into
    ``docs/images/estimate_calibration.png`` (``--image``) and the estimate over
@@ -263,7 +263,7 @@ def write_coefficients(path: Path, weights: np.ndarray, command: str, seed: int,
 
     made = textwrap.wrap(f"Made by ``{command}`` (seed {seed}) from {description}.", width=100)
     lines = [
-        '"""Weights of ``riskmath.evaluate.estimate_win_probabilities``: generated, do not edit.',
+        '"""Weights of ``riskmath.evaluate.estimate_victory_probabilities``: generated, do not edit.',
         "",
         *made,
         "Rerun the script to regenerate; the names are ``riskmath.evaluate._features.FEATURES``, in order.",
@@ -294,11 +294,11 @@ def time_calls(states: list[GameState]) -> None:
             times.append((time.perf_counter() - started) / len(states))
         return min(times)
 
-    est = best(estimate.estimate_win_probabilities)
-    raw = best(estimate.win_list)
+    est = best(estimate.estimate_victory_probabilities)
+    raw = best(estimate.victory_list)
     value = best(position_value)
     print(
-        f"  per call on {len(states)} states: estimate_win_probabilities {est * 1e3:.3f} ms "
+        f"  per call on {len(states)} states: estimate_victory_probabilities {est * 1e3:.3f} ms "
         f"(features and softmax without the Series {raw * 1e3:.3f} ms); position_value {value * 1e3:.3f} ms; "
         f"ratio position_value / estimate = {value / est:.2f}"
     )
@@ -320,8 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     draws = 200 if args.quick else args.bootstrap
     if games < HOLD_OUT_EVERY:
         parser.error(f"--games must be at least {HOLD_OUT_EVERY}, got {games}")
-    if args.rollouts and not hasattr(rm, "win_probabilities"):
-        parser.error("--rollouts needs riskmath.win_probabilities (branch rollouts), which this checkout lacks")
+    if args.rollouts and not hasattr(rm, "victory_probabilities"):
+        parser.error("--rollouts needs riskmath.victory_probabilities, which this checkout lacks")
     if not args.image.parent.is_dir():
         parser.error(f"--image: no directory {args.image.parent}")
     started = time.perf_counter()
@@ -460,10 +460,10 @@ def rollout_baseline(
         state = held.states[k]
         assert state is not None
         n = state.game.players
-        table = rm.win_probabilities(state, [OddsAgent() for _ in range(n)], n_games, seed=seed + i)
+        table = rm.victory_probabilities(state, [OddsAgent() for _ in range(n)], n_games, seed=seed + i)
         # Half a game won added per player in the game (so that a player who won none is not given 0 exactly).
         alive = [state.alive(p) for p in range(n)]
-        wins = table["win"].to_numpy() * n_games + 0.5 * np.array(alive)
+        wins = table["victory"].to_numpy() * n_games + 0.5 * np.array(alive)
         rollout[i, :n] = wins / wins.sum()
     seconds = time.perf_counter() - started
     print(f"Rollouts: {n_games} games from each of {len(picks)} held-out positions in {seconds:.0f} s")

@@ -1,11 +1,11 @@
-"""Rollouts from a position: what ``win_probabilities`` costs, against ``simulate`` from new games in the same run.
+"""Rollouts from a position: what ``victory_probabilities`` costs, against ``simulate`` from new games in the same run.
 
 ``python bench/rollouts.py [--quick]`` prints, for each built-in agent
 (every seat the same agent, three players):
 
 * player-turns per second of ``simulate`` from new games (the set-up
   included), the baseline;
-* player-turns per second of ``win_probabilities`` from a position in the
+* player-turns per second of ``victory_probabilities`` from a position in the
   middle of a game (the three-player position of ``docs/outlook.rst``),
   counted from the position, and the ratio to the baseline: starting from a
   given state should cost no more per player-turn than starting a new game;
@@ -47,13 +47,13 @@ def new_games_rate(name: str, games: int, cap: int) -> float:
 
 
 def rollout_rate(name: str, state: rm.GameState, games: int, cap: int) -> tuple[float, float]:
-    """Player-turns per second of ``win_probabilities`` from ``state`` (turns counted from it), and seconds a game."""
+    """Player-turns per second of ``victory_probabilities`` from ``state`` (turns counted from it); seconds a game."""
     agents = [make_agent(name) for _ in range(3)]
-    rm.win_probabilities(state, agents, 1, seed=10_000, max_turns=cap)
+    rm.victory_probabilities(state, agents, 1, seed=10_000, max_turns=cap)
     gc.collect()
     game = rm.Game(3, max_turns=state.turn + cap)
     start = time.perf_counter()
-    table = rm.simulate(game, agents, games, seed=1, start=state)  # what win_probabilities runs, with the turns
+    table = rm.simulate(game, agents, games, seed=1, start=state)  # what victory_probabilities runs, with the turns
     elapsed = time.perf_counter() - start
     return int((table["turns"] - state.turn).sum()) / elapsed, elapsed / games
 

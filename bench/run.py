@@ -159,7 +159,7 @@ def chained(repeat: int, slow_repeat: int) -> None:
     plan = rm.Target(
         2, "Venezuela", then=[rm.Target(1, "Peru", then=[rm.Target(1, "Argentina")]), rm.Target(2, "Brazil")]
     )
-    ours = best(lambda: rm.plan_conquest(100, plan).success_probability, repeat)
+    ours = best(lambda: rm.plan_conquest(100, plan).win_probability, repeat)
     report_alone("plan_conquest(100, South America: 4 targets)", ours)
 
 

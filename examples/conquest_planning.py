@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     sweep = rm.conquest(12, AUSTRALIA)
-    print(f"{sweep!r}: P(all four) = {sweep.success_probability:.4f}")
+    print(f"{sweep!r}: P(all four) = {sweep.win_probability:.4f}")
     print(sweep.step_table().round(4).to_string())
     for p in (0.5, 0.75, 0.9, 0.99):
         print(f"  armies able to attack for {p:.0%}: {rm.armies_needed(AUSTRALIA, p)}")
@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     print("\nSouth America: path v split after Venezuela")
     for attackers in (6, 10, 14):
-        path = rm.conquest(attackers, SOUTH_AMERICA).success_probability
-        split = rm.plan_conquest(attackers, tree).success_probability
+        path = rm.conquest(attackers, SOUTH_AMERICA).win_probability
+        split = rm.plan_conquest(attackers, tree).win_probability
         print(f"  {attackers:>3} attackers: path {path:.4f}   split {split:.4f}")
 
     curves = pd.DataFrame(

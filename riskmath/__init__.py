@@ -14,11 +14,12 @@ Fraction(1445, 3888)
 
 import fractions
 import importlib
-import warnings
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from riskmath import _html
-from riskmath._validation import get_limits, set_limits
+from riskmath._validation import get_limits, set_limits, warn_deprecated
 from riskmath._version import __version__
 from riskmath.errors import (
     AgentError,
@@ -87,7 +88,8 @@ if TYPE_CHECKING:
         Symbol,
         TradeCards,
     )
-    from riskmath.sim import GameRecord, play, simulate, win_probabilities
+    from riskmath.sim import GameRecord, play, simulate, victory_probabilities
+    from riskmath.sim import win_probabilities as win_probabilities  # deprecated: see _DEPRECATED
 
 # The rules model and the simulations (with the agents and evaluations they use) are imported
 # on first use of one of their names (PEP 562), so that ``import riskmath`` and ``riskmath odds``
@@ -120,12 +122,22 @@ _LAZY = {
         ),
         "riskmath.game",
     ),
-    **dict.fromkeys(("GameRecord", "play", "simulate", "win_probabilities"), "riskmath.sim"),
+    **dict.fromkeys(("GameRecord", "play", "simulate", "victory_probabilities"), "riskmath.sim"),
 }
-#: Names that still work but warn, with what to use instead (listed in the changelog; never removed in a minor release).
-_DEPRECATED = {
+
+
+def _old_win_probabilities() -> object:
+    # The old function without its own warning (it warns when called): looking the name up here has warned.
+    return importlib.import_module("riskmath.sim.rollouts").win_probabilities.__wrapped__
+
+
+#: Names that still work but warn when looked up, each with what gives its value and what to use instead (listed in
+#: the changelog; never removed in a minor release).
+_DEPRECATED: dict[str, tuple[Callable[[], object], str]] = {
     # The standard library's class, not riskmath's: exact results are plain fractions.Fraction values.
-    "Fraction": (fractions.Fraction, "fractions.Fraction (from fractions import Fraction)"),
+    "Fraction": (lambda: fractions.Fraction, "fractions.Fraction (from fractions import Fraction)"),
+    # A game's chance is a victory ("win" is a battle's): the new name's table says victory, victory_low, victory_high.
+    "win_probabilities": (_old_win_probabilities, "riskmath.victory_probabilities"),
 }
 #: Subpackages and modules reachable as attributes of ``riskmath`` without importing them first.
 _SUBMODULES = ("agents", "errors", "evaluate", "game", "odds", "plots", "sim", "tournament")
@@ -140,9 +152,12 @@ def __getattr__(name: str) -> object:
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     if name in _DEPRECATED:
-        value, instead = _DEPRECATED[name]
-        warnings.warn(f"riskmath.{name} is deprecated: use {instead}", DeprecationWarning, stacklevel=2)
-        return value
+        load, instead = _DEPRECATED[name]
+        # ``from riskmath import name`` looks the name up twice: importlib's check for a submodule of that name,
+        # then the import itself, in the user's code.  Only the second warns, so that the user sees one warning.
+        if sys._getframe(1).f_globals.get("__name__") != "importlib._bootstrap":
+            warn_deprecated(f"riskmath.{name}", instead)
+        return load()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -219,5 +234,5 @@ __all__ = [
     "simulate",
     "solve_matrix_game",
     "success_curve",
-    "win_probabilities",
+    "victory_probabilities",
 ]

@@ -1,4 +1,4 @@
-"""Argument checks and resource limits shared by the public entry points (private module).
+"""Argument checks, resource limits and deprecation warnings shared by the public entry points (private module).
 
 The resource limits live here, in one place: every entry point that allocates
 in proportion to its arguments estimates its memory (and, for slow exact
@@ -6,19 +6,26 @@ paths, its running time) from the arguments *before* allocating, and calls
 :func:`check_cost`, which raises :class:`~riskmath.errors.ResourceLimitError`
 past the limits.  Users change the limits with :func:`set_limits` (re-exported
 as ``riskmath.set_limits``), globally or for a ``with`` block.
+
+An old name kept for a new one warns with :func:`warn_deprecated` (a
+property, a module's ``__getattr__``) or is a function wrapped by
+:func:`deprecated`; either way the ``DeprecationWarning`` names what to use
+instead and points at the user's line.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from types import TracebackType
-from typing import Any, TypeGuard
+from typing import Any, ParamSpec, TypeGuard, TypeVar
 
 from riskmath.errors import InvalidArgumentError, ResourceLimitError
 
@@ -28,10 +35,12 @@ __all__ = [
     "check_cost",
     "check_int",
     "check_probability",
+    "deprecated",
     "get_limits",
     "is_sequence",
     "set_limits",
     "shown",
+    "warn_deprecated",
 ]
 
 #: Longest repr of a bad value quoted in an error message.
@@ -115,6 +124,49 @@ def is_sequence(value: object) -> TypeGuard[Sequence[Any]]:
     if getattr(value, "ndim", 1) != 1:
         return False
     return hasattr(value, "__len__") and hasattr(value, "__getitem__")
+
+
+# -- deprecations ---------------------------------------------------------------
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def warn_deprecated(old: str, new: str, *, stacklevel: int = 2) -> None:
+    """Warn that ``old`` is deprecated, naming ``new``.
+
+    ``stacklevel`` counts from the function that calls this one, as for
+    :func:`warnings.warn`: the default 2 points at its caller's caller (the
+    user's line that read a deprecated property or called an old function).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_deprecated("A.old", "A.new")
+    >>> caught[0].category.__name__, str(caught[0].message)
+    ('DeprecationWarning', 'A.old is deprecated: use A.new')
+    """
+    warnings.warn(f"{old} is deprecated: use {new}", DeprecationWarning, stacklevel=stacklevel + 1)
+
+
+def deprecated(old: str, new: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Decorate an old function kept for a new one: each call warns once (:func:`warn_deprecated`), then runs it.
+
+    The wrapped function is the wrapper's ``__wrapped__``, for a caller that
+    has already warned (a module's ``__getattr__`` warning on access).
+    """
+
+    def decorate(function: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(function)
+        def warned(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            warn_deprecated(old, new)
+            return function(*args, **kwargs)
+
+        return warned
+
+    return decorate
 
 
 # -- resource limits ------------------------------------------------------------

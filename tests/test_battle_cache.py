@@ -136,9 +136,9 @@ def test_agent_odds_from_the_memo_equal_the_grids(attackers, defenders, rules):
 )
 def test_agent_chain_odds_from_the_memo_equal_a_computation(attackers, defenders, rules):
     combat = rules if rules is not None else rm.CombatRules()
-    first = _odds_grids.chain_success(attackers, tuple(defenders), rules)
-    assert _odds_grids.chain_success(attackers, tuple(defenders), rules) == first
-    assert first == _odds_grids._chain_success.__wrapped__(attackers, tuple(defenders), combat)
+    first = _odds_grids.chain_win_probability(attackers, tuple(defenders), rules)
+    assert _odds_grids.chain_win_probability(attackers, tuple(defenders), rules) == first
+    assert first == _odds_grids._chain_win_probability.__wrapped__(attackers, tuple(defenders), combat)
 
 
 @settings(max_examples=100, deadline=None)

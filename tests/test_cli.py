@@ -114,7 +114,7 @@ def test_module_entry_point_has_no_traceback():
 def test_conquest(capsys):
     status, out, _ = run(capsys, "conquest", "20", "3", "2", "1", "2")
     assert status == 0
-    assert "success_probability              0.986466" in out
+    assert "win_probability              0.986466" in out
     assert out.count("\n") == 8  # title, 2 statistics, header, 4 steps
 
 
@@ -122,7 +122,10 @@ def test_conquest_json_exact(capsys):
     _, out, _ = run(capsys, "conquest", "5", "3", "--json", "--exact")
     document = json.loads(out)
     assert document["defenders"] == [3]
-    assert document["success_probability"] == str(rm.battle(5, 3, exact=True).win_probability)
+    assert document["win_probability"] == str(rm.battle(5, 3, exact=True).win_probability)
+    # The keys before the new names stay, with the same values (docs/cli.rst showed them to scripts).
+    assert document["success_probability"] == document["win_probability"]
+    assert document["expected_final_armies_if_success"] == document["expected_final_armies_if_won"] is not None
 
 
 def test_need(capsys):

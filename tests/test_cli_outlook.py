@@ -39,12 +39,12 @@ def test_outlook_prints_shares_with_intervals_and_writes_the_table(capsys, won, 
     assert lines[4].endswith("(eliminated)")
     assert lines[5].startswith("  draws (turn cap)   0.0%")
     table = pd.read_csv(out, index_col="player")
-    assert list(table.columns) == ["win", "win_low", "win_high", "games"]
-    assert table.loc[0, "win"] == 1.0
+    assert list(table.columns) == ["victory", "victory_low", "victory_high", "games"]
+    assert table.loc[0, "victory"] == 1.0
 
 
 def test_outlook_shows_the_estimate_beside_the_rollouts(capsys, won, tmp_path):
-    from riskmath.evaluate import estimate_win_probabilities
+    from riskmath.evaluate import estimate_victory_probabilities
 
     out = tmp_path / "table.csv"
     argv = ["outlook", str(won), "--agents", "aggressive", "--games", "4", "--estimate", "--out", str(out)]
@@ -53,7 +53,7 @@ def test_outlook_shows_the_estimate_beside_the_rollouts(capsys, won, tmp_path):
     lines = text.splitlines()
     assert lines[1].split()[-1] == "estimate"
     state = rm.GameState.from_json(won.read_text())
-    estimate = estimate_win_probabilities(state)
+    estimate = estimate_victory_probabilities(state)
     assert lines[2].split()[-1] == f"{estimate[0]:.1%}"
     assert lines[4].split()[-2:] == ["0.0%", "(eliminated)"]
     table = pd.read_csv(out, index_col="player")
@@ -66,7 +66,7 @@ def test_outlook_is_the_library_table(capsys, won, tmp_path):
     status, _, err = run(capsys, *argv, "--max-turns", "30", "--jobs", "2", "--out", str(out))
     assert status == 0, err
     state = rm.GameState.from_json(won.read_text())
-    expected = rm.win_probabilities(state, ["aggressive", "random", "random"], 6, seed=4, max_turns=30)
+    expected = rm.victory_probabilities(state, ["aggressive", "random", "random"], 6, seed=4, max_turns=30)
     pd.testing.assert_frame_equal(pd.read_csv(out, index_col="player"), expected, check_dtype=False)
 
 

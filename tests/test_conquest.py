@@ -22,7 +22,7 @@ class TestAgainstBattles:
     def test_one_step_is_a_battle(self, attackers, defenders, rules):
         one = rm.conquest(attackers, defenders, exact=True, rules=rules)
         b = rm.battle(attackers, defenders, exact=True, rules=rules)
-        assert one.success_probability == b.win_probability
+        assert one.win_probability == b.win_probability
         if b.win_probability > 0:
             expected = {a: p for (a, d), p in b.outcomes.items() if d == 0}
             assert dict(one.final_distribution.items()) == {a: p / b.win_probability for a, p in expected.items()}
@@ -36,13 +36,13 @@ class TestAgainstBattles:
             for (y, d), p in first.outcomes.items()
             if d == 0 and y - leave >= 1
         )
-        assert rm.conquest(9, [3, 2], leave=leave, exact=True).success_probability == expected
+        assert rm.conquest(9, [3, 2], leave=leave, exact=True).win_probability == expected
 
     def test_leave_per_step(self):
         c = rm.conquest(10, [2, 2, 2], leave=[3, 1, 5], exact=True)
         first = rm.battle(10, 2, exact=True)
         # the last leave value is not used: the stack stops in the last territory
-        assert c.success_probability == rm.conquest(10, [2, 2, 2], leave=[3, 1, 1], exact=True).success_probability
+        assert c.win_probability == rm.conquest(10, [2, 2, 2], leave=[3, 1, 1], exact=True).win_probability
         assert c.reach_probabilities[1] == first.win_probability
 
 
@@ -51,12 +51,12 @@ class TestExactAgreesWithFloat:
     def test_all_outputs(self, attackers, path, leave, rules):
         exact = rm.conquest(attackers, path, leave=leave, exact=True, rules=rules)
         approx = rm.conquest(attackers, path, leave=leave, rules=rules)
-        assert approx.success_probability == pytest.approx(float(exact.success_probability), abs=1e-12)
+        assert approx.win_probability == pytest.approx(float(exact.win_probability), abs=1e-12)
         np.testing.assert_allclose(
             approx.reach_probabilities.to_numpy(), exact.reach_probabilities.astype(float).to_numpy(), atol=1e-12
         )
-        assert isinstance(exact.success_probability, Fraction)
-        assert isinstance(approx.success_probability, float)
+        assert isinstance(exact.win_probability, Fraction)
+        assert isinstance(approx.win_probability, float)
 
 
 class TestProperties:
@@ -70,8 +70,8 @@ class TestProperties:
 
     @given(attackers=st.integers(1, 30), path=paths)
     def test_more_attackers_help(self, attackers, path):
-        fewer = rm.conquest(attackers, path, exact=True).success_probability
-        more = rm.conquest(attackers + 1, path, exact=True).success_probability
+        fewer = rm.conquest(attackers, path, exact=True).win_probability
+        more = rm.conquest(attackers + 1, path, exact=True).win_probability
         assert more >= fewer
 
     @given(attackers=st.integers(1, 30), path=paths, which=st.integers(0, 4))
@@ -80,8 +80,8 @@ class TestProperties:
         stronger = list(path)
         stronger[which] += 1
         assert (
-            rm.conquest(attackers, stronger, exact=True).success_probability
-            <= rm.conquest(attackers, path, exact=True).success_probability
+            rm.conquest(attackers, stronger, exact=True).win_probability
+            <= rm.conquest(attackers, path, exact=True).win_probability
         )
 
     def test_tables(self):
@@ -102,7 +102,7 @@ class TestProperties:
         np.testing.assert_allclose(steps["capture_probability"].astype(float), c.reach_probabilities)
         final = c.final_distribution
         assert final.sum() == pytest.approx(1.0)
-        assert c.expected_final_armies_if_success == pytest.approx((final * final.index).sum())
+        assert c.expected_final_armies_if_won == pytest.approx((final * final.index).sum())
         assert final.index.min() >= 1
         assert final.index.max() <= 12
 
@@ -110,10 +110,10 @@ class TestProperties:
         path = [1 + (k * 7) % 5 for k in range(40)]
         c = rm.conquest(1000, path)
         assert len(c.reach_probabilities) == 40
-        assert 0.99 < c.success_probability <= 1.0
+        assert 0.99 < c.win_probability <= 1.0
         assert c.final_distribution.sum() == pytest.approx(1.0)
         # Each captured territory keeps one army, and the defenders kill some on the way.
-        assert c.expected_final_armies_if_success < 1000 - 39 - sum(path) / 2
+        assert c.expected_final_armies_if_won < 1000 - 39 - sum(path) / 2
 
 
 @pytest.mark.slow
@@ -135,12 +135,10 @@ def test_monte_carlo_path():
             wins += 1
             final.append(a)
     c = rm.conquest(12, [3, 2, 2])
-    p = c.success_probability
+    p = c.win_probability
     assert abs(wins / n - p) < 4 * math.sqrt(p * (1 - p) / n)
-    sd = math.sqrt(
-        ((c.final_distribution.index - c.expected_final_armies_if_success) ** 2 * c.final_distribution).sum()
-    )
-    assert abs(np.mean(final) - c.expected_final_armies_if_success) < 4 * sd / math.sqrt(len(final))
+    sd = math.sqrt(((c.final_distribution.index - c.expected_final_armies_if_won) ** 2 * c.final_distribution).sum())
+    assert abs(np.mean(final) - c.expected_final_armies_if_won) < 4 * sd / math.sqrt(len(final))
 
 
 class TestBadInput:
@@ -162,8 +160,8 @@ class TestBadInput:
 
     def test_final_distribution_of_a_hopeless_conquest(self):
         c = rm.conquest(0, [1])
-        assert c.success_probability == 0
-        with pytest.raises(rm.UndefinedStatisticError, match="success probability is 0"):
+        assert c.win_probability == 0
+        with pytest.raises(rm.UndefinedStatisticError, match="win probability is 0"):
             _ = c.final_distribution
         steps = c.step_table()
         assert steps.loc[1, "expected_attackers"] is None

@@ -68,11 +68,11 @@ def sweep():
 
 
 def test_australia_headline(sweep):
-    assert r4(sweep.success_probability) == 0.6252
+    assert r4(sweep.win_probability) == 0.6252
     assert [r4(p) for p in sweep.reach_probabilities] == [0.9935, 0.9556, 0.8387, 0.6252]
     assert [r4(p) for p in sweep.captured_distribution] == [0.0065, 0.0379, 0.1169, 0.2135, 0.6252]
-    assert round(sweep.expected_final_armies_if_success, 3) == 4.423
-    exact = rm.conquest(12, AUSTRALIA, exact=True).success_probability
+    assert round(sweep.expected_final_armies_if_won, 3) == 4.423
+    exact = rm.conquest(12, AUSTRALIA, exact=True).win_probability
     assert exact == Fraction(616196021660571357013123537738746875, 985558637359870825353622436160995328)
 
 
@@ -109,7 +109,7 @@ def test_australia_final_distribution(sweep):
 
 @pytest.mark.parametrize(("leave", "success"), [(0, 0.8343), (1, 0.6252), (2, 0.3134)])
 def test_australia_garrisons(leave, success):
-    assert r4(rm.conquest(12, AUSTRALIA, leave=leave).success_probability) == success
+    assert r4(rm.conquest(12, AUSTRALIA, leave=leave).win_probability) == success
 
 
 @pytest.mark.parametrize(
@@ -124,8 +124,8 @@ def test_australia_garrisons(leave, success):
 def test_australia_armies_needed(probability, needed, with_needed, with_one_fewer):
     assert rm.armies_needed(AUSTRALIA, probability) == needed
     assert rm.armies_needed(AUSTRALIA, float(probability)) == needed
-    enough = rm.conquest(needed, AUSTRALIA, exact=True).success_probability
-    short = rm.conquest(needed - 1, AUSTRALIA, exact=True).success_probability
+    enough = rm.conquest(needed, AUSTRALIA, exact=True).win_probability
+    short = rm.conquest(needed - 1, AUSTRALIA, exact=True).win_probability
     assert short < probability <= enough
     assert (r4(enough), r4(short)) == (with_needed, with_one_fewer)
 
@@ -160,7 +160,7 @@ def proportional(n: int) -> tuple[int, int]:
 @functools.cache
 def _branch_tables(top: int = 40) -> tuple[list[float], list[float]]:
     """P(Peru branch) and P(Brazil branch) by the armies sent, computed on first use (not at collection)."""
-    peru = [0.0] + [rm.conquest(s, [2, 2]).success_probability for s in range(1, top + 1)]
+    peru = [0.0] + [rm.conquest(s, [2, 2]).win_probability for s in range(1, top + 1)]
     brazil = [0.0] + [rm.battle(s, 3).win_probability for s in range(1, top + 1)]
     return peru, brazil
 
@@ -190,7 +190,7 @@ def test_split_rules():
 def test_tree_plans(split, success, argentina, brazil):
     result = rm.plan_conquest(14, south_america(split))
     assert result.leaves == ["Argentina", "Brazil"]
-    assert r4(result.success_probability) == success
+    assert r4(result.win_probability) == success
     for leaf, mean in (("Argentina", argentina), ("Brazil", brazil)):
         distribution = result.leaf_distribution(leaf)
         assert round(float((distribution * distribution.index).sum()), 3) == mean
@@ -229,13 +229,13 @@ def test_tree_even_node_table():
 
 def test_south_america_path():
     path = rm.conquest(14, SOUTH_AMERICA_PATH)
-    assert r4(path.success_probability) == 0.7103
-    assert round(path.expected_final_armies_if_success, 3) == 5.369
+    assert r4(path.win_probability) == 0.7103
+    assert round(path.expected_final_armies_if_won, 3) == 5.369
     # Target.path is the same conquest as a plan without splits, exactly.
     names = ["Venezuela", "Peru", "Argentina", "Brazil"]
     plan = rm.plan_conquest(14, Target.path(SOUTH_AMERICA_PATH, names=names), exact=True)
     exact = rm.conquest(14, SOUTH_AMERICA_PATH, exact=True)
-    assert plan.success_probability == exact.success_probability
+    assert plan.win_probability == exact.win_probability
     assert plan.leaf_distribution("Brazil").tolist() == exact.final_distribution.tolist()
 
 
@@ -252,16 +252,16 @@ def test_south_america_path():
     ],
 )
 def test_split_or_chain_table(attackers, even, best, path):
-    assert r4(rm.plan_conquest(attackers, south_america("even")).success_probability) == even
-    assert r4(rm.plan_conquest(attackers, south_america(best_split)).success_probability) == best
-    assert r4(rm.conquest(attackers, SOUTH_AMERICA_PATH).success_probability) == path
+    assert r4(rm.plan_conquest(attackers, south_america("even")).win_probability) == even
+    assert r4(rm.plan_conquest(attackers, south_america(best_split)).win_probability) == best
+    assert r4(rm.conquest(attackers, SOUTH_AMERICA_PATH).win_probability) == path
 
 
 def test_path_beats_every_split_from_4_to_40():
     for attackers in range(4, 41):
-        best = rm.plan_conquest(attackers, south_america(best_split)).success_probability
-        even = rm.plan_conquest(attackers, south_america("even")).success_probability
-        path = rm.conquest(attackers, SOUTH_AMERICA_PATH).success_probability
+        best = rm.plan_conquest(attackers, south_america(best_split)).win_probability
+        even = rm.plan_conquest(attackers, south_america("even")).win_probability
+        path = rm.conquest(attackers, SOUTH_AMERICA_PATH).win_probability
         assert even <= best + 1e-12 < path, attackers
 
 
@@ -272,10 +272,7 @@ def test_armies_for_south_america():
     for probability, path, tree in ((0.5, 12, 15), (0.75, 15, 19), (0.9, 18, 23)):
         assert rm.armies_needed(SOUTH_AMERICA_PATH, probability) == path
         for split in ("even", best_split):
-            assert (
-                fewest(lambda a, s=split: rm.plan_conquest(a, south_america(s)).success_probability, probability)
-                == tree
-            )
+            assert fewest(lambda a, s=split: rm.plan_conquest(a, south_america(s)).win_probability, probability) == tree
 
 
 # -- Several stacks against one territory ---------------------------------------------------
@@ -286,23 +283,23 @@ def test_armies_for_south_america():
     [([6], 0.6377), ([5, 1], 0.5530), ([3, 3], 0.5409), ([4, 2], 0.5114), ([2, 2, 2], 0.3433), ([1] * 6, 0.1168)],
 )
 def test_combined_attack_table(stacks, capture):
-    assert r4(rm.combined_attack(stacks, 5).capture_probability) == capture
+    assert r4(rm.combined_attack(stacks, 5).win_probability) == capture
 
 
 def test_one_stack_beats_three_plus_three():
     assert r4(rm.battle(6, 5).win_probability) == 0.6377
-    assert rm.combined_attack([6], 5, exact=True).capture_probability == rm.battle(6, 5, exact=True).win_probability
-    assert rm.combined_attack([3, 3], 5, exact=True).capture_probability < rm.battle(6, 5, exact=True).win_probability
+    assert rm.combined_attack([6], 5, exact=True).win_probability == rm.battle(6, 5, exact=True).win_probability
+    assert rm.combined_attack([3, 3], 5, exact=True).win_probability < rm.battle(6, 5, exact=True).win_probability
     # The split sizes do not rank simply: 3 + 3 beats 4 + 2.
-    assert rm.combined_attack([3, 3], 5).capture_probability > rm.combined_attack([4, 2], 5).capture_probability
+    assert rm.combined_attack([3, 3], 5).win_probability > rm.combined_attack([4, 2], 5).win_probability
 
 
 def test_with_one_attacking_die_splitting_makes_no_difference():
     one_die = rm.CombatRules(attacker_max_dice=1)
     single = rm.battle(6, 5, exact=True, rules=one_die).win_probability
-    assert rm.combined_attack([3, 3], 5, exact=True, rules=one_die).capture_probability == single
+    assert rm.combined_attack([3, 3], 5, exact=True, rules=one_die).win_probability == single
     # Six stacks of one always throw one die, so they match it under the classic rules too.
-    assert rm.combined_attack([1] * 6, 5, exact=True).capture_probability == single
+    assert rm.combined_attack([1] * 6, 5, exact=True).win_probability == single
     assert r4(single) == 0.1168
 
 
@@ -319,7 +316,7 @@ def test_every_split_loses_to_one_stack():
         for defenders in range(1, 9):
             single = rm.battle(total, defenders).win_probability
             for stacks in _compositions(total):
-                assert rm.combined_attack(stacks, defenders).capture_probability < single - 1e-9, (stacks, defenders)
+                assert rm.combined_attack(stacks, defenders).win_probability < single - 1e-9, (stacks, defenders)
 
 
 # -- Where should the defender stand? ------------------------------------------------------------

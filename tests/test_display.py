@@ -70,13 +70,13 @@ def test_battle_html_escapes_text():
 # -- Conquest ---------------------------------------------------------------------
 
 
-def test_conquest_html_shows_each_step_and_success():
+def test_conquest_html_shows_each_step_and_the_win():
     c = rm.conquest(12, [3, 2, 2])
     html = c._repr_html_()
     assert html == conquest_html(c)
     steps = c.step_table()
     rows = re.findall(r"<tr>(.*?)</tr>", html)
-    assert len(rows) == 1 + len(steps) + 1  # header, one per territory, success
+    assert len(rows) == 1 + len(steps) + 1  # header, one per territory, the win
     for row, (step, values) in zip(rows[1:-1], steps.iterrows(), strict=True):
         assert _cells(row) == [
             str(step),
@@ -86,15 +86,15 @@ def test_conquest_html_shows_each_step_and_success():
             f"{values['expected_attackers']:.2f}",
         ]
     assert _cells(rows[-1]) == [
-        "success probability",
+        "win probability",
         "0.8387",
-        f"{c.expected_final_armies_if_success:.2f}",
+        f"{c.expected_final_armies_if_won:.2f}",
     ]
 
 
-def test_conquest_html_impossible_success_and_escaping():
+def test_conquest_html_impossible_win_and_escaping():
     html = rm.conquest(0, [3], rules=CombatRules(ties="attacker"))._repr_html_()
-    assert _cells(re.findall(r"<tr>(.*?)</tr>", html)[-1]) == ["success probability", "0.0000", "-"]
+    assert _cells(re.findall(r"<tr>(.*?)</tr>", html)[-1]) == ["win probability", "0.0000", "-"]
     assert "&#x27;attacker&#x27;" in html
 
 

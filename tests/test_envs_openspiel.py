@@ -29,7 +29,7 @@ from riskmath.envs.openspiel import (
     register,
 )
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate.estimate import win_list
+from riskmath.evaluate.estimate import victory_list
 from riskmath.sim.tournaments import wilson_interval
 
 register()
@@ -332,7 +332,7 @@ def node_kinds_seen(state):
 @pytest.mark.parametrize(("players", "zero_sum"), SCHEMES)
 def test_the_evaluator_gives_the_expected_returns_of_the_estimate(players, zero_sum):
     """At every node of random games (set-up, counts, blitz pieces, rolls, draws, the end), the evaluation is the
-    returns scheme applied to estimate_win_probabilities of the state underneath; a zero-sum game's sum to 0."""
+    returns scheme applied to estimate_victory_probabilities of the state underneath; a zero-sum game's sum to 0."""
     game = load(players=players, max_turns=30, board=SMALL, starting_armies=60, zero_sum=zero_sum)
     evaluator, kinds = EstimateEvaluator(), set()
     loss = -1 / (players - 1) if zero_sum else 0.0
@@ -345,9 +345,9 @@ def test_the_evaluator_gives_the_expected_returns_of_the_estimate(players, zero_
         if -1 in state.risk_state.position.owner:  # nothing to read yet: an even split
             chances = np.full(players, 1 / players)
         elif state.risk_state.phase.name.startswith("SETUP"):  # the public function refuses the set-up
-            chances = np.array(win_list(state.risk_state))
+            chances = np.array(victory_list(state.risk_state))
         else:
-            chances = rm.evaluate.estimate_win_probabilities(state.risk_state).to_numpy()
+            chances = rm.evaluate.estimate_victory_probabilities(state.risk_state).to_numpy()
         np.testing.assert_allclose(values, chances * 1.0 + (1 - chances) * loss, rtol=0, atol=1e-12)
         assert math.fsum(values) == pytest.approx(0.0 if zero_sum else 1.0, abs=1e-9)
 

@@ -20,8 +20,8 @@ from riskmath.evaluate import (
     _coefficients,
     _features,
     calibration_table,
-    estimate_win_probabilities,
-    win_chances_over,
+    estimate_victory_probabilities,
+    victory_chances_over,
 )
 from riskmath.game.game import GameState
 
@@ -87,8 +87,8 @@ def check_probability_vector(players: int, seed: int, lineup: str, pick: int) ->
     _, states = played(players, seed % 3, lineup)  # a few games, many of their states (mid-turn ones too)
     running = past_setup(states)
     state = running[pick % len(running)]
-    chances = estimate_win_probabilities(state)
-    assert chances.name == "win"
+    chances = estimate_victory_probabilities(state)
+    assert chances.name == "victory"
     assert chances.index.name == "player"
     assert chances.index.tolist() == list(range(players))
     values = chances.to_numpy()
@@ -108,7 +108,7 @@ def check_probability_vector(players: int, seed: int, lineup: str, pick: int) ->
 def test_the_winner_gets_one_and_the_rest_zero(players):
     record, states = played(players, 3, "aggressive")
     assert record.winner is not None
-    chances = estimate_win_probabilities(states[-1])
+    chances = estimate_victory_probabilities(states[-1])
     expected = [1.0 if p == record.winner else 0.0 for p in range(players)]
     assert chances.tolist() == expected
 
@@ -116,7 +116,7 @@ def test_the_winner_gets_one_and_the_rest_zero(players):
 def test_after_a_draw_nobody_can_win():
     record = rm.play(rm.Game(3, max_turns=4), [RandomAgent(), RandomAgent(), RandomAgent()], seed=1)
     assert record.final.draw
-    assert estimate_win_probabilities(record.final).tolist() == [0.0, 0.0, 0.0]
+    assert estimate_victory_probabilities(record.final).tolist() == [0.0, 0.0, 0.0]
 
 
 def test_eliminated_players_get_zero():
@@ -124,7 +124,7 @@ def test_eliminated_players_get_zero():
     out = [s for s in past_setup(states) if not all(s.alive(p) for p in range(4)) and not s.is_terminal()]
     assert out, "the game should eliminate somebody before it ends"
     for state in out[:: max(1, len(out) // 20)]:
-        chances = estimate_win_probabilities(state)
+        chances = estimate_victory_probabilities(state)
         dead = [p for p in range(4) if not state.alive(p)]
         assert (chances[dead] == 0.0).all()
         assert math.isclose(chances.sum(), 1.0, abs_tol=1e-12)
@@ -155,8 +155,8 @@ def check_more_armies(seed: int, pick: int, extra: int, choice: int) -> None:
     player = state.turn_player
     mine = [t for t, o in enumerate(state.position.owner) if o == player]
     territory = mine[choice % len(mine)]
-    before = estimate_win_probabilities(state)
-    after = estimate_win_probabilities(with_armies(state, territory, extra))
+    before = estimate_victory_probabilities(state)
+    after = estimate_victory_probabilities(with_armies(state, territory, extra))
     assert after[player] >= before[player] - 1e-12
     rivals = [p for p in range(3) if p != player]
     assert after[rivals].sum() <= before[rivals].sum() + 1e-12
@@ -165,7 +165,7 @@ def check_more_armies(seed: int, pick: int, extra: int, choice: int) -> None:
 def test_the_same_state_gives_the_same_numbers():
     _, states = played(3, 1, "aggressive")
     state = past_setup(states)[20]
-    assert estimate_win_probabilities(state).tolist() == estimate_win_probabilities(state).tolist()
+    assert estimate_victory_probabilities(state).tolist() == estimate_victory_probabilities(state).tolist()
 
 
 def test_a_much_larger_army_wins_more_often():
@@ -173,21 +173,21 @@ def test_a_much_larger_army_wins_more_often():
     state = next(s for s in states if s.turn == 6)
     player = state.turn_player
     territory = next(t for t, o in enumerate(state.position.owner) if o == player)
-    before = estimate_win_probabilities(state)[player]
-    after = estimate_win_probabilities(with_armies(state, territory, 200))[player]
+    before = estimate_victory_probabilities(state)[player]
+    after = estimate_victory_probabilities(with_armies(state, territory, 200))[player]
     assert after > before + 0.05
 
 
 @pytest.mark.parametrize("bad", [None, 3, "state", rm.Game(3)])
 def test_refuses_what_is_not_a_state(bad):
     with pytest.raises(InvalidArgumentError, match="state must be a GameState"):
-        estimate_win_probabilities(bad)
+        estimate_victory_probabilities(bad)
 
 
 def test_refuses_a_state_in_the_setup():
     state = rm.Game(3).new_initial_state(seed=0, auto_chance=True)
     with pytest.raises(InvalidArgumentError, match="past the set-up"):
-        estimate_win_probabilities(state)
+        estimate_victory_probabilities(state)
 
 
 # -- the shipped coefficients -------------------------------------------------------------
@@ -225,7 +225,7 @@ def test_the_docs_page_examples_run():
 
 def test_win_chances_over_a_game():
     record, states = played(3, 4, "aggressive")
-    table = win_chances_over(states)
+    table = victory_chances_over(states)
     assert table.index.name == "turn"
     assert table.index.is_monotonic_increasing
     assert table.index.is_unique
@@ -236,21 +236,21 @@ def test_win_chances_over_a_game():
     assert table[[0, 1, 2]].iloc[-1].tolist() == [1.0 if p == record.winner else 0.0 for p in range(3)]
     # Each row is the estimate at the first state of that turn.
     first = next(s for s in states if s.turn == 5)
-    assert table.loc[5, [0, 1, 2]].tolist() == estimate_win_probabilities(first).tolist()
+    assert table.loc[5, [0, 1, 2]].tolist() == estimate_victory_probabilities(first).tolist()
     assert table.loc[5, "player"] == first.turn_player
 
 
 def test_win_chances_over_refuses_bad_sequences():
     _, states = played(3, 4, "aggressive")
     with pytest.raises(InvalidArgumentError, match="at least one state past the set-up"):
-        win_chances_over(states[:3])
+        victory_chances_over(states[:3])
     with pytest.raises(InvalidArgumentError, match="must be GameStates"):
-        win_chances_over([*states[:50], "nope"])
+        victory_chances_over([*states[:50], "nope"])
     with pytest.raises(InvalidArgumentError, match="turn order"):
-        win_chances_over([states[-1], states[len(states) // 2]])
+        victory_chances_over([states[-1], states[len(states) // 2]])
     other = played(4, 4, "aggressive")[1]
     with pytest.raises(InvalidArgumentError, match="one game"):
-        win_chances_over([states[-1], other[-1]])
+        victory_chances_over([states[-1], other[-1]])
 
 
 # -- calibration table ---------------------------------------------------------------------------
@@ -328,7 +328,7 @@ def test_calibration_plot_without_counts_and_bad_axes():
 @pytest.mark.parametrize("stacked", [True, False])
 def test_win_chances_plot_draws_the_estimate_per_turn(stacked):
     record, states = played(3, 4, "aggressive")
-    table = win_chances_over(states)
+    table = victory_chances_over(states)
     ax = plots.win_chances(record, stacked=stacked)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["player 0", "player 1", "player 2"]
@@ -374,7 +374,7 @@ def test_shipped_weights_beat_territory_share_on_fresh_games():
                 owners = state.position.owner
                 shares = np.array([owners.count(p) for p in range(players)], dtype=float)
                 shares /= shares.sum()
-                briers["estimate"].append(((estimate_win_probabilities(state).to_numpy() - won) ** 2).sum())
+                briers["estimate"].append(((estimate_victory_probabilities(state).to_numpy() - won) ** 2).sum())
                 briers["territory share"].append(((shares - won) ** 2).sum())
     estimate, share = np.mean(briers["estimate"]), np.mean(briers["territory share"])
     assert len(briers["estimate"]) > 200

@@ -15,7 +15,7 @@ import pytest
 
 import riskmath as rm
 from riskmath.agents import OddsAgent
-from riskmath.evaluate import estimate_win_probabilities
+from riskmath.evaluate import estimate_victory_probabilities
 
 
 def self_play_positions() -> list[rm.GameState]:
@@ -35,13 +35,13 @@ def self_play_positions() -> list[rm.GameState]:
 def test_rollouts_agree_with_the_estimate_within_their_intervals_on_average():
     inside, gaps, uniform_gaps = [], [], []
     for state in self_play_positions():
-        estimate = estimate_win_probabilities(state)
-        rollouts = rm.win_probabilities(state, "odds", 60, seed=5, max_turns=300)
+        estimate = estimate_victory_probabilities(state)
+        rollouts = rm.victory_probabilities(state, "odds", 60, seed=5, max_turns=300)
         alive = [p for p in rollouts.index if state.alive(p)]
         for p in alive:
-            inside.append(rollouts.loc[p, "win_low"] <= estimate[p] <= rollouts.loc[p, "win_high"])
-            gaps.append(abs(estimate[p] - rollouts.loc[p, "win"]))
-            uniform_gaps.append(abs(1 / len(alive) - rollouts.loc[p, "win"]))
+            inside.append(rollouts.loc[p, "victory_low"] <= estimate[p] <= rollouts.loc[p, "victory_high"])
+            gaps.append(abs(estimate[p] - rollouts.loc[p, "victory"]))
+            uniform_gaps.append(abs(1 / len(alive) - rollouts.loc[p, "victory"]))
     assert len(inside) >= 35
     assert sum(inside) / len(inside) >= 0.6
     assert sum(gaps) / len(gaps) <= 0.12

@@ -10,7 +10,7 @@ import riskmath as rm
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate import (
     VALUE_WEIGHTS,
-    chain_success,
+    chain_win_probability,
     continent_outlook,
     hold_probability,
     plan_continent,
@@ -87,12 +87,12 @@ def test_continent_route_along_a_line():
     assert [[names[t] for t in route] for route in plan.routes] == [["S", "B", "C", "D"]]
     assert plan.attackers == [9]
     assert plan.placed == [0]
-    assert plan.probability == pytest.approx(float(rm.conquest(9, [2, 1, 3]).success_probability), abs=1e-12)
+    assert plan.probability == pytest.approx(float(rm.conquest(9, [2, 1, 3]).win_probability), abs=1e-12)
     # Armies at hand are placed on the source.
     table = continent_outlook(state, 0, armies=4)
     assert table.loc["Line", "route"] == "S > B > C > D"
     assert table.loc["Line", "attackers"] == 13
-    assert table.loc["Line", "probability"] == pytest.approx(rm.conquest(13, [2, 1, 3]).success_probability, abs=1e-12)
+    assert table.loc["Line", "probability"] == pytest.approx(rm.conquest(13, [2, 1, 3]).win_probability, abs=1e-12)
     assert not table.loc["Line", "held"]
     assert table.loc["Line", "enemy_territories"] == 3
 
@@ -123,7 +123,7 @@ def test_two_stacks_when_no_path_covers_the_continent():
     plan = plan_continent(state, 0, "Star", 0)
     names = game.board.territories
     assert sorted("".join(names[t] for t in route) for route in plan.routes) == ["SHX", "TY"]
-    expected = rm.conquest(11, [2, 1]).success_probability * rm.battle(6, 2).win_probability
+    expected = rm.conquest(11, [2, 1]).win_probability * rm.battle(6, 2).win_probability
     assert plan.probability == pytest.approx(expected, abs=1e-12)
 
 
@@ -190,7 +190,7 @@ def test_cached_odds_match_the_battle_and_conquest():
         assert win_probability(a, d, combat) == pytest.approx(rm.battle(a, d).win_probability, abs=1e-12)
     assert win_probability(0, 3, combat) == 0.0
     assert win_probability(4, 0, combat) == 1.0
-    assert chain_success(12, (3, 2, 2), combat) == pytest.approx(rm.conquest(12, [3, 2, 2]).success_probability)
+    assert chain_win_probability(12, (3, 2, 2), combat) == pytest.approx(rm.conquest(12, [3, 2, 2]).win_probability)
 
 
 def test_bad_arguments_name_the_value():
@@ -209,5 +209,5 @@ def test_huge_stacks_are_within_float_resolution_of_the_exact_odds():
     combat = rm.Rules().combat
     for a, d in [(300, 2), (900, 5), (500, 100)]:
         assert win_probability(a, d, combat) == pytest.approx(rm.battle(a, d).win_probability, abs=1e-12)
-    exact = rm.conquest(700, [3, 1, 4, 1, 5]).success_probability
-    assert chain_success(700, (3, 1, 4, 1, 5), combat) == pytest.approx(exact, abs=1e-12)
+    exact = rm.conquest(700, [3, 1, 4, 1, 5]).win_probability
+    assert chain_win_probability(700, (3, 1, 4, 1, 5), combat) == pytest.approx(exact, abs=1e-12)

@@ -19,8 +19,8 @@ class TestArmiesNeeded:
     )
     def test_is_the_smallest(self, path, probability):
         n = rm.armies_needed(path, probability)
-        assert rm.conquest(n, path, exact=True).success_probability >= Fraction(probability)
-        assert rm.conquest(n - 1, path, exact=True).success_probability < Fraction(probability)
+        assert rm.conquest(n, path, exact=True).win_probability >= Fraction(probability)
+        assert rm.conquest(n - 1, path, exact=True).win_probability < Fraction(probability)
 
     def test_one_territory(self):
         assert rm.armies_needed(10, 0.9) == 16
@@ -64,7 +64,7 @@ class TestCombinedAttack:
     def test_one_stack_is_a_battle(self):
         attack = rm.combined_attack([7], 5, exact=True)
         b = rm.battle(7, 5, exact=True)
-        assert attack.capture_probability == b.win_probability
+        assert attack.win_probability == b.win_probability
         survivors = attack.survivors(0)
         assert survivors[4] == b.attackers_left_distribution[4]
 
@@ -77,14 +77,14 @@ class TestCombinedAttack:
             if d > 0
         )
         attack = rm.combined_attack([3, 4], 5, stop_at=stop_at, exact=True)
-        assert attack.capture_probability == expected
+        assert attack.win_probability == expected
         assert attack.captured_by()[0] == first.win_probability
         assert sum(attack.captured_by()) == expected
 
     def test_distributions_sum_to_one(self):
         attack = rm.combined_attack([3, 3, 2], 6)
         assert attack.defenders_left_distribution.sum() == pytest.approx(1.0)
-        assert attack.defenders_left_distribution[0] == pytest.approx(attack.capture_probability)
+        assert attack.defenders_left_distribution[0] == pytest.approx(attack.win_probability)
         for j in range(3):
             assert attack.survivors(j).sum() == pytest.approx(1.0)
         # the last stack keeps all 2 armies whenever the territory fell earlier
@@ -93,7 +93,7 @@ class TestCombinedAttack:
 
     def test_one_big_stack_beats_two_halves(self):
         for a, d in [(6, 5), (8, 6), (10, 10)]:
-            halves = rm.combined_attack([a // 2, a - a // 2], d).capture_probability
+            halves = rm.combined_attack([a // 2, a - a // 2], d).win_probability
             assert rm.battle(a, d).win_probability > halves
 
     def test_rejects(self):
@@ -113,7 +113,7 @@ class TestDefenceAllocations:
         assert ranking["allocation"].map(min).ge(1).all()
         assert ranking["success_probability"].is_monotonic_increasing
         for allocation, p in ranking.head(3).itertuples(index=False):
-            assert p == pytest.approx(rm.conquest(10, list(allocation)).success_probability)
+            assert p == pytest.approx(rm.conquest(10, list(allocation)).win_probability)
 
     def test_forum_claim_two_territories(self):
         # An informal claim from a ConquerClub forum thread: against a 6-army attack
@@ -135,11 +135,11 @@ class TestSuccessCurve:
         curve = rm.success_curve([3, 1, 2], 14, leave=leave, exact=True)
         assert list(curve.index) == list(range(15))
         for x, p in curve.items():
-            assert p == rm.conquest(x, [3, 1, 2], leave=leave, exact=True).success_probability
+            assert p == rm.conquest(x, [3, 1, 2], leave=leave, exact=True).win_probability
 
     def test_float_and_monotone(self):
         curve = rm.success_curve([4, 2, 2, 3], 200)
         assert curve.is_monotonic_increasing
         assert curve[0] == 0
-        assert curve[150] == pytest.approx(rm.conquest(150, [4, 2, 2, 3]).success_probability, abs=1e-12)
+        assert curve[150] == pytest.approx(rm.conquest(150, [4, 2, 2, 3]).win_probability, abs=1e-12)
         assert int((curve >= 0.95).idxmax()) == rm.armies_needed([4, 2, 2, 3], 0.95)

@@ -18,8 +18,8 @@ from riskmath import Target
 def test_a_path_plan_is_a_conquest(attackers, path, leave):
     plan = rm.plan_conquest(attackers, Target.path(path, leave=leave), exact=True)
     chain = rm.conquest(attackers, path, leave=leave, exact=True)
-    assert plan.success_probability == chain.success_probability
-    if chain.success_probability > 0:
+    assert plan.win_probability == chain.win_probability
+    if chain.win_probability > 0:
         leaf = plan.leaf_distribution(plan.leaves[0])
         assert dict(leaf.items()) == dict(chain.final_distribution.items())
 
@@ -39,7 +39,7 @@ def test_a_fork_by_hand():
             expected += (
                 p * rm.battle(left, 1, exact=True).win_probability * rm.battle(right, 1, exact=True).win_probability
             )
-    assert result.success_probability == expected
+    assert result.win_probability == expected
     for leaf in result.leaves:
         assert sum(result.leaf_distribution(leaf)) == 1
     table = result.node_table()
@@ -51,7 +51,7 @@ def test_exact_agrees_with_float_and_leaves_are_consistent():
     plan = Target(2, "Venezuela", then=[Target(1, "Peru", then=[Target(1, "Argentina")]), Target(2, "Brazil")])
     exact = rm.plan_conquest(12, plan, exact=True)
     approx = rm.plan_conquest(12, plan)
-    assert approx.success_probability == pytest.approx(float(exact.success_probability), abs=1e-12)
+    assert approx.win_probability == pytest.approx(float(exact.win_probability), abs=1e-12)
     for leaf in ("Argentina", "Brazil"):
         np.testing.assert_allclose(
             approx.leaf_distribution(leaf).to_numpy(),
@@ -59,7 +59,7 @@ def test_exact_agrees_with_float_and_leaves_are_consistent():
             atol=1e-12,
         )
         # joint(leaf armies, everything falls) sums to the success probability for every leaf
-        assert exact._leaf_joint[leaf].sum() == exact.success_probability
+        assert exact._leaf_joint[leaf].sum() == exact.win_probability
 
 
 def test_splits():
@@ -92,7 +92,7 @@ def test_monte_carlo_fork():
         first, second = plan.shares(y - 1)
         if first and second and take(first, 2) is not None and take(second, 1) is not None:
             wins += 1
-    p = rm.plan_conquest(9, plan).success_probability
+    p = rm.plan_conquest(9, plan).win_probability
     assert abs(wins / n - p) < 4 * math.sqrt(p * (1 - p) / n)
 
 

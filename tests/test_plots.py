@@ -244,8 +244,8 @@ def test_conquest_reach():
     assert [bar.get_x() + bar.get_width() / 2 for bar in ax.patches] == pytest.approx([1, 2, 3])
     assert bar_heights(ax) == pytest.approx(c.reach_probabilities.tolist())
     (line,) = ax.get_lines()
-    assert list(line.get_ydata()) == pytest.approx([c.success_probability] * 2)
-    assert legend_texts(ax) == [f"P(all 3 captured) = {c.success_probability:.1%}"]
+    assert list(line.get_ydata()) == pytest.approx([c.win_probability] * 2)
+    assert legend_texts(ax) == [f"P(all 3 captured) = {c.win_probability:.1%}"]
     assert [label.get_text() for label in ax.get_xticklabels()] == ["1\n(3)", "2\n(2)", "3\n(2)"]
     assert ax.patches[-1].get_facecolor() == to_rgba(plots.ATTACKER_COLOUR)
     assert ax.get_title() == repr(c)

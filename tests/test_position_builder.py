@@ -243,5 +243,5 @@ def test_every_rules_preset_builds_sound_positions_that_play_on(preset):
         assert state.problems() == []
         assert state.is_terminal() or len(state.legal_actions()) > 0
         assert rm.GameState.from_json(state.to_json()) == state
-    table = rm.win_probabilities(state, "random", 2, max_turns=6)
-    assert table["win"].sum() + table.attrs["draw"] == pytest.approx(1.0)
+    table = rm.victory_probabilities(state, "random", 2, max_turns=6)
+    assert table["victory"].sum() + table.attrs["draw"] == pytest.approx(1.0)

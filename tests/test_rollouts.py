@@ -1,4 +1,4 @@
-"""Who wins from here: simulate/play from a given state, and win_probabilities with its intervals."""
+"""Who wins from here: simulate/play from a given state, and victory_probabilities with its intervals."""
 
 from __future__ import annotations
 
@@ -34,15 +34,15 @@ def midgame(turns: int = 8) -> rm.GameState:
 
 
 def test_a_won_position_is_won_and_the_interval_says_so():
-    table = rm.win_probabilities(won_position(), "aggressive", 30, seed=2)
-    assert list(table.columns) == ["win", "win_low", "win_high", "games"]
+    table = rm.victory_probabilities(won_position(), "aggressive", 30, seed=2)
+    assert list(table.columns) == ["victory", "victory_low", "victory_high", "games"]
     assert list(table.index) == [0, 1, 2]
     assert table.index.name == "player"
-    assert table.loc[0, "win"] == 1.0
-    assert table.loc[0, "win_high"] == 1.0
+    assert table.loc[0, "victory"] == 1.0
+    assert table.loc[0, "victory_high"] == 1.0
     # Wilson's 95 % interval for 30 wins in 30: (0.8865, 1]; the losers' (0, 0.1135].
-    assert table.loc[0, "win_low"] == pytest.approx(0.88648, abs=1e-4)
-    assert table.loc[1, "win_high"] == pytest.approx(0.11352, abs=1e-4)
+    assert table.loc[0, "victory_low"] == pytest.approx(0.88648, abs=1e-4)
+    assert table.loc[1, "victory_high"] == pytest.approx(0.11352, abs=1e-4)
     assert (table["games"] == 30).all()
     assert table.attrs["draw"] == 0.0
     assert table.attrs["seed"] == 2
@@ -51,10 +51,10 @@ def test_a_won_position_is_won_and_the_interval_says_so():
 
 def test_shares_add_up_and_intervals_hold_the_shares():
     state = midgame()
-    table = rm.win_probabilities(state, AGENTS, 12, seed=4, max_turns=40)
-    assert table["win"].sum() + table.attrs["draw"] == pytest.approx(1.0)
-    assert (table["win_low"] <= table["win"]).all()
-    assert (table["win"] <= table["win_high"]).all()
+    table = rm.victory_probabilities(state, AGENTS, 12, seed=4, max_turns=40)
+    assert table["victory"].sum() + table.attrs["draw"] == pytest.approx(1.0)
+    assert (table["victory_low"] <= table["victory"]).all()
+    assert (table["victory"] <= table["victory_high"]).all()
     assert table.attrs["draw_low"] <= table.attrs["draw"] <= table.attrs["draw_high"]
     assert table.attrs["turn_cap"] == state.turn + 40
 
@@ -63,26 +63,26 @@ def test_the_states_own_dice_are_never_used():
     one, other = won_position(seed=1), won_position(seed=99)
     assert one.position.rng != other.position.rng
     state = midgame()
-    assert rm.win_probabilities(state, AGENTS, 8, seed=5).equals(
-        rm.win_probabilities(state.reseeded(12345), AGENTS, 8, seed=5)
+    assert rm.victory_probabilities(state, AGENTS, 8, seed=5).equals(
+        rm.victory_probabilities(state.reseeded(12345), AGENTS, 8, seed=5)
     )
-    assert rm.win_probabilities(one, "random", 4, seed=5, max_turns=30).equals(
-        rm.win_probabilities(other, "random", 4, seed=5, max_turns=30)
+    assert rm.victory_probabilities(one, "random", 4, seed=5, max_turns=30).equals(
+        rm.victory_probabilities(other, "random", 4, seed=5, max_turns=30)
     )
 
 
 def test_same_table_serial_and_on_an_executor():
     state = midgame()
-    serial = rm.win_probabilities(state, AGENTS, 8, seed=3)
+    serial = rm.victory_probabilities(state, AGENTS, 8, seed=3)
     with ThreadPoolExecutor(2) as pool:
-        assert serial.equals(rm.win_probabilities(state, AGENTS, 8, seed=3, executor=pool))
+        assert serial.equals(rm.victory_probabilities(state, AGENTS, 8, seed=3, executor=pool))
 
 
 @pytest.mark.slow  # starting the worker processes takes seconds; test_simulate.py checks n_jobs in the fast tier
 def test_same_table_serial_and_in_parallel():
     state = midgame()
-    serial = rm.win_probabilities(state, AGENTS, 8, seed=3)
-    assert serial.equals(rm.win_probabilities(state, AGENTS, 8, seed=3, n_jobs=2))
+    serial = rm.victory_probabilities(state, AGENTS, 8, seed=3)
+    assert serial.equals(rm.victory_probabilities(state, AGENTS, 8, seed=3, n_jobs=2))
 
 
 @pytest.mark.slow
@@ -94,8 +94,8 @@ def test_a_local_dask_cluster_gives_the_same_table():
         LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
         Client(cluster) as client,
     ):
-        on_dask = rm.win_probabilities(state, AGENTS, 8, seed=3, executor=client.get_executor())
-    assert on_dask.equals(rm.win_probabilities(state, AGENTS, 8, seed=3))
+        on_dask = rm.victory_probabilities(state, AGENTS, 8, seed=3, executor=client.get_executor())
+    assert on_dask.equals(rm.victory_probabilities(state, AGENTS, 8, seed=3))
 
 
 def test_simulate_rows_are_play_records_from_the_reseeded_state():
@@ -122,9 +122,9 @@ def test_a_finished_state_gives_its_rows_at_once():
     table = simulate(GAME, AGENTS, 3, seed=0, start=final)
     assert (table["turns"] == final.turn).all()
     assert (table["winner"] == final.winner).all() if final.winner is not None else table["draw"].all()
-    shares = rm.win_probabilities(final, AGENTS, 3)
+    shares = rm.victory_probabilities(final, AGENTS, 3)
     if final.winner is not None:
-        assert shares.loc[final.winner, "win"] == 1.0
+        assert shares.loc[final.winner, "victory"] == 1.0
 
 
 def test_a_state_at_a_chance_node_goes_on():
@@ -132,16 +132,16 @@ def test_a_state_at_a_chance_node_goes_on():
     state = rm.GameState(state.game, state.position, auto_chance=False)
     state = state.apply(rm.PlaceArmies("Alaska", state.pool)).apply(rm.Blitz("Alaska", "Kamchatka"))
     assert state.is_chance_node()
-    table = rm.win_probabilities(state, "aggressive", 5, seed=1)
-    assert table.loc[0, "win"] == 1.0
+    table = rm.victory_probabilities(state, "aggressive", 5, seed=1)
+    assert table.loc[0, "victory"] == 1.0
 
 
 def test_a_game_without_a_cap_gets_one():
     state = won_position(rm.Game(3))
     assert state.game.max_turns is None
-    table = rm.win_probabilities(state, "random", 2, seed=1, max_turns=5)
+    table = rm.victory_probabilities(state, "random", 2, seed=1, max_turns=5)
     assert table.attrs["turn_cap"] == state.turn + 5
-    table = rm.win_probabilities(state, "aggressive", 2, seed=1)
+    table = rm.victory_probabilities(state, "aggressive", 2, seed=1)
     assert table.attrs["turn_cap"] == state.turn + rm.sim.rollouts.DEFAULT_MORE_TURNS
 
 
@@ -164,24 +164,24 @@ def test_a_start_of_another_game_is_refused_naming_the_difference():
 def test_bad_arguments_are_refused():
     state = won_position()
     with pytest.raises(rm.InvalidArgumentError, match="state must be a GameState"):
-        rm.win_probabilities(state.to_json(), "random", 1)
+        rm.victory_probabilities(state.to_json(), "random", 1)
     with pytest.raises(rm.InvalidArgumentError, match="one agent per player"):
-        rm.win_probabilities(state, ["random", "random"], 1)
+        rm.victory_probabilities(state, ["random", "random"], 1)
     with pytest.raises(rm.InvalidArgumentError, match="unknown agent 'greedy'"):
-        rm.win_probabilities(state, "greedy", 1)
+        rm.victory_probabilities(state, "greedy", 1)
     with pytest.raises(rm.InvalidArgumentError, match="n_games"):
-        rm.win_probabilities(state, "random", 0)
+        rm.victory_probabilities(state, "random", 0)
     with pytest.raises(rm.InvalidArgumentError, match="max_turns"):
-        rm.win_probabilities(state, "random", 1, max_turns=0)
+        rm.victory_probabilities(state, "random", 1, max_turns=0)
     with pytest.raises(rm.InvalidArgumentError, match="agents must be"):
-        rm.win_probabilities(state, 3, 1)
+        rm.victory_probabilities(state, 3, 1)
 
 
 def test_one_agent_means_a_copy_in_every_seat():
     state = midgame()
     agent = AggressiveAgent()
-    assert rm.win_probabilities(state, agent, 4, seed=1).equals(
-        rm.win_probabilities(state, [AggressiveAgent() for _ in range(3)], 4, seed=1)
+    assert rm.victory_probabilities(state, agent, 4, seed=1).equals(
+        rm.victory_probabilities(state, [AggressiveAgent() for _ in range(3)], 4, seed=1)
     )
 
 
@@ -189,9 +189,9 @@ def test_a_drawn_final_state_stays_a_draw_whatever_the_cap():
     short = rm.Game(3, max_turns=6)
     final = play(short, AGENTS, seed=1).final
     assert final.draw
-    table = rm.win_probabilities(final, AGENTS, 3, max_turns=50)
+    table = rm.victory_probabilities(final, AGENTS, 3, max_turns=50)
     assert table.attrs["draw"] == 1.0
-    assert (table["win"] == 0).all()
+    assert (table["victory"] == 0).all()
     assert simulate(rm.Game(3, max_turns=3), AGENTS, 2, start=final)["draw"].all()
 
 
@@ -202,4 +202,4 @@ def test_an_inconsistent_start_is_refused_naming_the_problem():
     with pytest.raises(rm.StateError, match="Peru is held with 0 armies"):
         simulate(GAME, AGENTS, 1, start=rm.GameState(GAME, broken))
     with pytest.raises(rm.StateError, match="Peru is held with 0 armies"):
-        rm.win_probabilities(rm.GameState(GAME, broken), "random", 1)
+        rm.victory_probabilities(rm.GameState(GAME, broken), "random", 1)

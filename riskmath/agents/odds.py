@@ -44,7 +44,7 @@ from riskmath.agents.basic import first_trade
 from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
     ContinentPlan,
-    chain_success,
+    chain_win_probability,
     fall_probabilities,
     kept_probability,
     owners_and_armies,
@@ -309,7 +309,7 @@ class OddsAgent:
                     break
                 able = armies[source] - 1
                 rest = [armies[t] for t in route[k:] if owners[t] != me]
-                chance = chain_success(able, tuple(rest), combat)
+                chance = chain_win_probability(able, tuple(rest), combat)
                 if chance >= self.continue_threshold:
                     return ("blitz", source, target, 0)
                 break

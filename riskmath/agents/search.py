@@ -16,8 +16,8 @@ From a copy of the state, reseeded from the agent's own generator so that it
 cannot see the real game's dice, a rollout applies the candidate, lets a
 rollout agent play every seat (chance nodes sampled) until ``horizon`` more
 player-turns have begun or the game ends, and scores the result for the
-searching player with ``score`` (by default its chance to win by the
-calibrated estimate, :func:`riskmath.evaluate.estimate_win_probabilities`).
+searching player with ``score`` (by default its chance of victory by the
+calibrated estimate, :func:`riskmath.evaluate.estimate_victory_probabilities`).
 Rollout ``j`` of every candidate starts from the same generator state
 (common random numbers), so candidates are compared on the same dice as
 long as their games stay alike.  A candidate replaces the odds agent's move
@@ -41,7 +41,7 @@ from typing import Any
 
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate.estimate import win_list
+from riskmath.evaluate.estimate import victory_list
 from riskmath.evaluate.outlook import fall_probabilities, owners_and_armies, win_probability
 from riskmath.game.actions import Blitz, EndPhase, Fortify, PlaceArmies, TradeCards
 from riskmath.game.phase import Phase
@@ -54,8 +54,8 @@ SEARCHABLE = ("reinforce", "attack", "fortify")
 
 
 def _estimated_chance(state: GameState, player: int) -> float:
-    """The default rollout score: ``player``'s chance to win (:func:`~riskmath.evaluate.estimate_win_probabilities`)."""
-    return win_list(state)[player]
+    """The default rollout score: ``player``'s chance of victory (``estimate_victory_probabilities``)."""
+    return victory_list(state)[player]
 
 
 class SearchAgent:
@@ -78,8 +78,8 @@ class SearchAgent:
         The decisions to search; the others are the odds agent's.
     score : callable, optional
         ``score(state, player) -> float``, higher is better for ``player``, to
-        score the end of a rollout; by default ``player``'s chance to win by
-        :func:`riskmath.evaluate.estimate_win_probabilities`.  Pass e.g.
+        score the end of a rollout; by default ``player``'s chance of victory by
+        :func:`riskmath.evaluate.estimate_victory_probabilities`.  Pass e.g.
         ``lambda s, p: position_value(s).loc[p, "value"]`` to score by the
         hand-weighted position value.
     margin : float, default 1.0

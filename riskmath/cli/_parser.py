@@ -174,6 +174,6 @@ def build_parser() -> argparse.ArgumentParser:
     outlook.add_argument(
         "--estimate",
         action="store_true",
-        help="also show the calibrated fast estimate (riskmath.evaluate.estimate_win_probabilities)",
+        help="also show the calibrated fast estimate (riskmath.evaluate.estimate_victory_probabilities)",
     )
     return parser

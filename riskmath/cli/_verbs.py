@@ -104,24 +104,28 @@ def _table(args: argparse.Namespace) -> str:
 def _conquest(args: argparse.Namespace) -> str:
     result = conquest(args.attackers, args.defenders, leave=args.leave, exact=args.exact, rules=_rules(args))
     steps = result.step_table()
-    success = result.success_probability
-    final = result.expected_final_armies_if_success if success > 0 else None
+    won = result.win_probability
+    final = result.expected_final_armies_if_won if won > 0 else None
     if args.json:
+        final_json = None if final is None else _jsonable(final)
         document = {
             "attackers": args.attackers,
             "defenders": list(args.defenders),
             "leave": args.leave,
-            "success_probability": _jsonable(success),
+            "win_probability": _jsonable(won),
             "reach_probabilities": [_jsonable(p) for p in result.reach_probabilities],
-            "expected_final_armies_if_success": None if final is None else _jsonable(final),
+            "expected_final_armies_if_won": final_json,
+            # The keys before the new names, still written for scripts that read them (docs/cli.rst showed them).
+            "success_probability": _jsonable(won),
+            "expected_final_armies_if_success": final_json,
         }
         return json.dumps(document)
     lines = [
         f"{args.attackers} attackers (armies able to attack) v path {list(args.defenders)}, leaving {args.leave}",
-        f"  success_probability              {_show(success)}",
+        f"  win_probability              {_show(won)}",
     ]
     if final is not None:
-        lines.append(f"  expected_final_armies_if_success {_show(final)}")
+        lines.append(f"  expected_final_armies_if_won {_show(final)}")
     lines.append("  step  defenders  P(reach)  E[attackers]  sd  P(capture)")
     for k, row in steps.iterrows():
         mean = "-" if row["expected_attackers"] is None else f"{float(row['expected_attackers']):.3f}"
@@ -135,7 +139,7 @@ def _conquest(args: argparse.Namespace) -> str:
 
 def _need(args: argparse.Namespace) -> str:
     n = armies_needed(args.defenders, args.probability, leave=args.leave, rules=_rules(args))
-    achieved = conquest(n, args.defenders, leave=args.leave, rules=_rules(args)).success_probability
+    achieved = conquest(n, args.defenders, leave=args.leave, rules=_rules(args)).win_probability
     return (
         f"{n} armies able to attack (the territory holds {n + 1}) take {list(args.defenders)} "
         f"with probability {achieved:.6f} >= {float(args.probability):g}"
@@ -244,7 +248,7 @@ def _read_position(path: str) -> Any:
 
 
 def _outlook(args: argparse.Namespace) -> str:
-    from riskmath.sim.rollouts import win_probabilities
+    from riskmath.sim.rollouts import victory_probabilities
 
     out = check_out(args.out, inputs=[args.position] if args.position != "-" else []) if args.out else None
     state = _read_position(args.position)
@@ -255,7 +259,7 @@ def _outlook(args: argparse.Namespace) -> str:
     try:
         with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
             warnings.simplefilter("always", RuntimeWarning)
-            table = win_probabilities(
+            table = victory_probabilities(
                 state,
                 agents,
                 args.games,
@@ -268,22 +272,22 @@ def _outlook(args: argparse.Namespace) -> str:
         raise InterruptedRunError("interrupted: no table (the shares need every game)") from None
     notes(caught)
     if args.estimate:
-        from riskmath.evaluate.estimate import estimate_win_probabilities
+        from riskmath.evaluate.estimate import estimate_victory_probabilities
 
-        table["estimate"] = estimate_win_probabilities(state)
+        table["estimate"] = estimate_victory_probabilities(state)
     failed = None if out is None else save_table(table, out, index=True)
     seats = names if len(names) > 1 else names * state.game.players
     attrs = table.attrs
     lines = [
         f"{state!r}: {args.games} games played on, seed {args.seed}, stopped at player-turn {attrs['turn_cap']}",
-        "  player  agent        win    (95% interval)" + ("     estimate" if args.estimate else ""),
+        "  player  agent       victory  (95% interval)" + ("     estimate" if args.estimate else ""),
     ]
     for player, row in table.iterrows():
         who = seats[int(player)]
         gone = "" if state.is_terminal() or state.alive(int(player)) else "  (eliminated)"
         guess = f"  {row['estimate']:11.1%}" if args.estimate else ""
         lines.append(
-            f"  {player:>6}  {who:<11} {row['win']:6.1%}  ({row['win_low']:5.1%} to {row['win_high']:5.1%})"
+            f"  {player:>6}  {who:<11} {row['victory']:6.1%}  ({row['victory_low']:5.1%} to {row['victory_high']:5.1%})"
             f"{guess}{gone}"
         )
     lines.append(f"  draws (turn cap) {attrs['draw']:6.1%}  ({attrs['draw_low']:5.1%} to {attrs['draw_high']:5.1%})")

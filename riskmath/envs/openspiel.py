@@ -74,7 +74,7 @@ from riskmath.envs.observations import (
     observation_string,
 )
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate.estimate import win_list
+from riskmath.evaluate.estimate import victory_list
 from riskmath.game import Board, DrawCard, Game, GameState, Rules
 from riskmath.game.board import BOARDS
 
@@ -534,11 +534,11 @@ class RiskObserver:
 
 
 class EstimateEvaluator(mcts.Evaluator):  # type: ignore[misc]
-    """A leaf evaluator for OpenSpiel's ``MCTSBot``: expected returns from riskmath's win estimate, no rollout.
+    """A leaf evaluator for OpenSpiel's ``MCTSBot``: expected returns from riskmath's victory estimate, no rollout.
 
-    ``evaluate(state)`` reads each player's chance to win ``p`` off the
+    ``evaluate(state)`` reads each player's chance of victory ``p`` off the
     riskmath state under the node with
-    :func:`riskmath.evaluate.estimate_win_probabilities` (tens of
+    :func:`riskmath.evaluate.estimate_victory_probabilities` (tens of
     microseconds) and turns it into the expected return under the game's
     returns scheme: ``p`` with ``zero_sum=False``, and ``p - (1 - p) / (players
     - 1)`` with ``zero_sum=True`` (a win pays +1, a loss ``-1/(players-1)``).
@@ -596,7 +596,7 @@ class EstimateEvaluator(mcts.Evaluator):  # type: ignore[misc]
         if -1 in risk_state.position.owner:  # order, deal or claims under way: nothing to read yet
             chances = np.full(players, 1.0 / players)
         else:
-            chances = np.array(win_list(risk_state), dtype=float)
+            chances = np.array(victory_list(risk_state), dtype=float)
         if setup.zero_sum:
             return chances - (1.0 - chances) / (players - 1)
         return chances

@@ -9,15 +9,27 @@ between.  Neutral owners (two-player games) never attack.
 stands; :func:`continent_outlook` looks one turn ahead for one player along
 routes found on the board; :func:`position_value` sums documented terms into
 one number per player, which the odds-driven and search agents use.
-:func:`estimate_win_probabilities` turns features of the same kind into
-each player's chance to win, with weights fitted to self-play.
+:func:`estimate_victory_probabilities` turns features of the same kind into
+each player's chance of victory, with weights fitted to self-play.
+
+Words: a *win* is a battle's (the defender wiped out; also a whole chain,
+as in :func:`chain_win_probability`), a *victory* the game's.  The old
+names ``chain_success``, ``estimate_win_probabilities`` and
+``win_chances_over`` still work, with a ``DeprecationWarning`` naming the new one.
 """
 
-from riskmath.evaluate.estimate import calibration_table, estimate_win_probabilities, win_chances_over
+from riskmath.evaluate.estimate import (
+    calibration_table,
+    estimate_victory_probabilities,
+    estimate_win_probabilities,
+    victory_chances_over,
+    win_chances_over,
+)
 from riskmath.evaluate.outlook import (
     VALUE_WEIGHTS,
     ContinentPlan,
     chain_success,
+    chain_win_probability,
     continent_outlook,
     hold_probability,
     plan_continent,
@@ -32,13 +44,16 @@ __all__ = [
     "ContinentPlan",
     "calibration_table",
     "chain_success",
+    "chain_win_probability",
     "continent_outlook",
+    "estimate_victory_probabilities",
     "estimate_win_probabilities",
     "hold_probability",
     "plan_continent",
     "position_value",
     "reinforcement_outlook",
     "threats",
+    "victory_chances_over",
     "win_chances_over",
     "win_probability",
 ]

@@ -1,4 +1,4 @@
-"""Weights of ``riskmath.evaluate.estimate_win_probabilities``: generated, do not edit.
+"""Weights of ``riskmath.evaluate.estimate_victory_probabilities``: generated, do not edit.
 
 Made by ``python bench/fit_estimate.py --games 300 --seed 2026 --l2 0.0001`` (seed 2026) from 25140
 positions (player-turns 10-40) of 1124 games between odds agents, 300 per player count 2-6 less the

@@ -1,4 +1,4 @@
-"""The features of :func:`riskmath.evaluate.estimate_win_probabilities` (private): plain lists, no DataFrames.
+"""The features of :func:`riskmath.evaluate.estimate_victory_probabilities` (private): plain lists, no DataFrames.
 
 :func:`player_features` turns a position into one row of numbers per player,
 in the order of :data:`FEATURES`, each expressed relative to the table (a

@@ -1,6 +1,6 @@
-"""A fast, calibrated estimate of each player's chance to win, fitted to self-play; and how to check one.
+"""A fast, calibrated estimate of each player's chance of victory, fitted to self-play; and how to check one.
 
-:func:`estimate_win_probabilities` is a conditional (multinomial) logit: each
+:func:`estimate_victory_probabilities` is a conditional (multinomial) logit: each
 player still in the game gets a score ``w . f(player)`` from the features of
 :mod:`riskmath.evaluate._features` (shares of territories, armies and
 income, the expected losses and captures of the next turn from the exact
@@ -12,7 +12,7 @@ map, at player-turns 10 to 40; ``bench/fit_estimate.py`` regenerates them
 into :mod:`riskmath.evaluate._coefficients` and reports how well they do on
 games the fit never saw (see the docs page "How good is the estimate").
 
-:func:`win_chances_over` evaluates the estimate turn by turn over a sequence
+:func:`victory_chances_over` evaluates the estimate turn by turn over a sequence
 of states, and :func:`calibration_table` bins predicted probabilities against
 what happened (the numbers of a reliability diagram).
 """
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from riskmath._validation import deprecated
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._coefficients import COEFFICIENTS
 from riskmath.evaluate._features import player_features
@@ -35,7 +36,13 @@ if TYPE_CHECKING:
 
     from riskmath.game.state import GameState
 
-__all__ = ["calibration_table", "estimate_win_probabilities", "win_chances_over"]
+__all__ = [
+    "calibration_table",
+    "estimate_victory_probabilities",
+    "estimate_win_probabilities",
+    "victory_chances_over",
+    "win_chances_over",
+]
 
 _SETUP = (
     Phase.SETUP_ORDER,
@@ -70,8 +77,8 @@ def _softmax(rows: Sequence[Sequence[float]], alive: Sequence[bool], weights: Se
     return [x / total for x in powers]
 
 
-def win_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
-    """:func:`estimate_win_probabilities` as a list (no checks, no pandas): for agents and scripts."""
+def victory_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
+    """:func:`estimate_victory_probabilities` as a list (no checks, no pandas): for agents and scripts."""
     pos = state.position
     if pos.phase is Phase.GAME_OVER:
         return [1.0 if p == pos.winner else 0.0 for p in range(state.game.players)]
@@ -79,11 +86,11 @@ def win_list(state: GameState, weights: Sequence[float] | None = None) -> list[f
     return _softmax(rows, alive, COEFFICIENTS if weights is None else weights)
 
 
-def estimate_win_probabilities(state: GameState) -> pd.Series:
-    """Each player's chance to win from ``state``, estimated in well under a millisecond from its features.
+def estimate_victory_probabilities(state: GameState) -> pd.Series:
+    """Each player's chance of victory from ``state``, estimated in well under a millisecond from its features.
 
     A conditional logit over the players still in the game: player ``p``
-    wins with probability ``exp(w . f(p)) / sum_q exp(w . f(q))``, where
+    wins the game with probability ``exp(w . f(p)) / sum_q exp(w . f(q))``, where
     ``f`` are features of the position relative to the table (see
     ``riskmath.evaluate.estimate``) and ``w`` weights fitted to the
     outcomes of self-play between the built-in odds agents
@@ -106,7 +113,7 @@ def estimate_win_probabilities(state: GameState) -> pd.Series:
     Returns
     -------
     pandas.Series
-        Named ``win``, indexed by ``player`` (``0 .. players - 1``; neutral
+        Named ``victory``, indexed by ``player`` (``0 .. players - 1``; neutral
         owners are not players).  The values sum to 1 and are exactly 0 for
         an eliminated player.  At the end of a game the winner gets exactly
         1 and everybody else 0; after a draw (the game ended by its turn cap
@@ -122,7 +129,7 @@ def estimate_win_probabilities(state: GameState) -> pd.Series:
 
     See Also
     --------
-    riskmath.win_probabilities : Rollouts from the position (slower, with intervals).
+    riskmath.victory_probabilities : Rollouts from the position (slower, with intervals).
     riskmath.evaluate.position_value : The hand-weighted score the agents use.
 
     Examples
@@ -135,23 +142,32 @@ def estimate_win_probabilities(state: GameState) -> pd.Series:
     >>> agent, rng = OddsAgent(), random.Random(0)
     >>> while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
     ...     state = state.apply(agent.act(state, rng))
-    >>> chances = estimate_win_probabilities(state)
+    >>> chances = estimate_victory_probabilities(state)
     >>> chances.round(3)
     player
     0    0.082
     1    0.573
     2    0.344
-    Name: win, dtype: float64
+    Name: victory, dtype: float64
     >>> round(float(chances.sum()), 12)
     1.0
     """
     import pandas as pd
 
     _check_state(state)
-    return pd.Series(win_list(state), index=pd.RangeIndex(state.game.players, name="player"), name="win")
+    return pd.Series(victory_list(state), index=pd.RangeIndex(state.game.players, name="player"), name="victory")
 
 
-def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
+@deprecated("riskmath.evaluate.estimate_win_probabilities", "riskmath.evaluate.estimate_victory_probabilities")
+def estimate_win_probabilities(state: GameState) -> pd.Series:
+    """Deprecated: :func:`estimate_victory_probabilities`, the Series named ``win`` as before.
+
+    Warns a ``DeprecationWarning`` naming the new function.
+    """
+    return estimate_victory_probabilities(state).rename("win")
+
+
+def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
     """The estimate at the start of every player-turn in a sequence of states (a game in order).
 
     Parameters
@@ -168,7 +184,7 @@ def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
     pandas.DataFrame
         Indexed by ``turn``: ``player`` (whose turn it is) and one column
         per player, ``0 .. players - 1``, holding
-        :func:`estimate_win_probabilities` at that point.
+        :func:`estimate_victory_probabilities` at that point.
 
     Raises
     ------
@@ -188,7 +204,7 @@ def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
     ...     for action in record.actions:
     ...         state = state.apply(action)
     ...         yield state
-    >>> chances = win_chances_over(replay(record))
+    >>> chances = victory_chances_over(replay(record))
     >>> chances.index[0], chances.index[-1] == record.final.turn, record.winner
     (1, True, 0)
     >>> chances[[0, 1]].iloc[-1].tolist()
@@ -215,10 +231,10 @@ def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
         last = state
         if state.turn != last_turn:
             last_turn = state.turn
-            rows.append([state.turn, state.turn_player, *win_list(state)])
+            rows.append([state.turn, state.turn_player, *victory_list(state)])
             last = None
     if last is not None and last.is_terminal():
-        final = [last.turn, last.turn_player, *win_list(last)]
+        final = [last.turn, last.turn_player, *victory_list(last)]
         if rows and rows[-1][0] == last.turn:
             rows[-1] = final
         else:
@@ -229,13 +245,25 @@ def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).set_index("turn")
 
 
+@deprecated("riskmath.evaluate.win_chances_over", "riskmath.evaluate.victory_chances_over")
+def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
+    """Deprecated: :func:`victory_chances_over` (the same table), with a ``DeprecationWarning``."""
+    return victory_chances_over(states)
+
+
+@deprecated("riskmath.evaluate.estimate.win_list", "riskmath.evaluate.estimate.victory_list")
+def win_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
+    """Deprecated: :func:`victory_list` under its old name, with a ``DeprecationWarning``."""
+    return victory_list(state, weights)
+
+
 def calibration_table(predicted: Any, outcomes: Any, *, bins: int = 10) -> pd.DataFrame:
     """Predicted probabilities binned against the observed frequency of the event (a reliability table).
 
     Parameters
     ----------
     predicted : array_like of float
-        Probabilities in [0, 1], one per prediction (for the win estimate:
+        Probabilities in [0, 1], one per prediction (for the victory estimate:
         one per player and position).
     outcomes : array_like of bool or {0, 1}
         Whether each predicted event happened, the same length.

@@ -12,7 +12,7 @@ from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
 from riskmath.game.cards import is_set
 from riskmath.game.position import holds_set, income, rival_table
-from riskmath.odds._odds_grids import chain_success, win_probability
+from riskmath.odds._odds_grids import chain_success, chain_win_probability, win_probability
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,6 +23,7 @@ __all__ = [
     "VALUE_WEIGHTS",
     "ContinentPlan",
     "chain_success",
+    "chain_win_probability",
     "continent_outlook",
     "hold_probability",
     "plan_continent",
@@ -363,7 +364,7 @@ def _evaluate_routes(
         if able < 1:
             probability = 0.0
             break
-        probability *= chain_success(able, known[path][2], combat)
+        probability *= chain_win_probability(able, known[path][2], combat)
         if probability <= beat:
             return None
     routes = [(source, *path) for source, path in zip(sources, paths, strict=True)]
@@ -550,8 +551,8 @@ def position_value(state: GameState, *, weights: Mapping[str, float] | None = No
     What it is for: a quick, hand-weighted score that the odds-driven and
     search agents use to compare positions.  It is not a probability: the
     weights were chosen by hand, not fitted to outcomes, and the values do
-    not sum to 1 or say how likely a player is to win.  For each player's
-    chance to win, use :func:`~riskmath.evaluate.estimate_win_probabilities` (fitted to
+    not sum to 1 or say how likely a player is to win the game.  For each player's
+    chance of victory, use :func:`~riskmath.evaluate.estimate_victory_probabilities` (fitted to
     self-play and measured on games it never saw).
 
     ``value = w_territories * territories + w_armies * armies + w_income * income

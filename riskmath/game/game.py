@@ -149,7 +149,7 @@ class Game(GameContext):
 
         The way to study "what if" from any position: describe the board,
         get a state the engine can play on from (``legal_actions``,
-        ``apply``, :func:`riskmath.win_probabilities`).  The state is the one
+        ``apply``, :func:`riskmath.victory_probabilities`).  The state is the one
         the engine would have at the start of that turn: the player's
         reinforcements (territories and continents) to place, a forced trade
         first with too many cards, and so on.  The cards not in a hand are the

@@ -1,8 +1,8 @@
 """Float odds grids for agents and evaluation: many small queries, answered from tables kept per combat variant.
 
 Win probabilities are read from grids of every battle up to a size (one
-backward sweep each, grown in powers of two), and chain successes from
-tables of battle endings, memoized; all float.  Not the cache of
+backward sweep each, grown in powers of two), and the win probabilities of
+chains from tables of battle endings, memoized; all float.  Not the cache of
 :func:`riskmath.battle`'s exact results: that is :mod:`riskmath.odds._battle_cache`.
 
 Re-exported by :mod:`riskmath.evaluate`, where they are documented.
@@ -14,12 +14,13 @@ from functools import lru_cache
 
 import numpy as np
 
+from riskmath._validation import deprecated
 from riskmath.odds._sweeps import kernel
 from riskmath.odds.battles import battle_statistics
 from riskmath.odds.conquests import conquest
 from riskmath.odds.dice import CombatRules, resolve_rules
 
-__all__ = ["chain_success", "small_battles", "win_probability"]
+__all__ = ["chain_success", "chain_win_probability", "small_battles", "win_probability"]
 
 
 @lru_cache(maxsize=16)
@@ -151,8 +152,8 @@ def _win_probability(attackers: int, defenders: int, combat: CombatRules) -> flo
 _LARGEST = 2048
 
 
-def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = None) -> float:
-    """``conquest(attackers, defenders).success_probability`` as a float, memoized for agents.
+def chain_win_probability(attackers: int, defenders: tuple[int, ...], rules: object = None) -> float:
+    """``conquest(attackers, defenders).win_probability`` as a float, memoized for agents.
 
     As in :func:`win_probability`, a stack over ``4 D + 40`` (``D`` the
     defenders in all) is computed at that size when failing there has a
@@ -167,28 +168,34 @@ def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = No
     if found is None:
         if len(memo.chains) >= _MEMO_CHAINS:
             memo.chains.clear()
-        found = memo.chains[key] = _chain_success(attackers, key[1], memo.combat)
+        found = memo.chains[key] = _chain_win_probability(attackers, key[1], memo.combat)
     return found
 
 
+@deprecated("riskmath.evaluate.chain_success", "riskmath.evaluate.chain_win_probability")
+def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = None) -> float:
+    """Deprecated: :func:`chain_win_probability` under its old name, with a ``DeprecationWarning``."""
+    return chain_win_probability(attackers, defenders, rules)
+
+
 @lru_cache(maxsize=65536)
-def _chain_success(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
+def _chain_win_probability(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
     if attackers < 1:
         return 0.0
     if len(defenders) == 1:
         return win_probability(attackers, defenders[0], combat)
     plenty = _plenty(sum(defenders))
     if attackers > plenty:
-        p = _chain_success(plenty, defenders, combat)
+        p = _chain_win_probability(plenty, defenders, combat)
         if 1.0 - p < _RESOLUTION:
             return p
     total = max(attackers, sum(defenders))
     if total > _LARGEST:  # an estimate, as in win_probability: the chain scaled down to _LARGEST armies
         scale = _LARGEST / total
         scaled = tuple(max(1, round(d * scale)) for d in defenders)
-        return _chain_success(max(1, round(attackers * scale)), scaled, combat)
+        return _chain_win_probability(max(1, round(attackers * scale)), scaled, combat)
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
-        return float(conquest(attackers, list(defenders), rules=combat).success_probability)
+        return float(conquest(attackers, list(defenders), rules=combat).win_probability)
     battles = _battles(combat, _size(attackers))
     force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
     for d in defenders[1:]:

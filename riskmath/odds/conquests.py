@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import capped, check_cost, check_int, is_sequence, shown
+from riskmath._validation import capped, check_cost, check_int, is_sequence, shown, warn_deprecated
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._sweeps import Kernel, forward_columns, forward_cost, forward_exact_from, kernel
 from riskmath.odds.dice import CombatRules, resolve_rules
@@ -237,7 +237,7 @@ class Conquest:
     >>> c = Conquest(8, [2, 3])
     >>> c
     Conquest(8, [2, 3])
-    >>> round(c.success_probability, 4), round(float(c.captures[-1].sum()), 4)
+    >>> round(c.win_probability, 4), round(float(c.captures[-1].sum()), 4)
     (0.7636, 0.7636)
     """
 
@@ -313,32 +313,44 @@ class Conquest:
         return pd.Series(values, index=index, name="probability", dtype=object if self.exact else float)
 
     @cached_property
-    def success_probability(self) -> Number:
-        """Probability that every territory of the path is captured."""
+    def win_probability(self) -> Number:
+        """Probability that every territory of the path is captured (the conquest is won)."""
         return plain_number(sum(self.captures[-1]), self.exact)
+
+    @property
+    def success_probability(self) -> Number:
+        """Deprecated: the same number as :attr:`win_probability`, with a ``DeprecationWarning``."""
+        warn_deprecated("Conquest.success_probability", "Conquest.win_probability")
+        return self.win_probability
 
     @cached_property
     def final_distribution(self) -> pd.Series:
-        """Armies in the last territory, given success; indexed by that count.
+        """Armies in the last territory, given that the conquest is won; indexed by that count.
 
         Raises
         ------
         UndefinedStatisticError
-            If success is impossible (or its probability underflows float64).
+            If winning is impossible (or its probability underflows float64).
         """
 
-        total = self.success_probability
+        total = self.win_probability
         if not total > 0:
             raise UndefinedStatisticError(
-                f"final_distribution is undefined for {self!r}: the success probability is {total}"
+                f"final_distribution is undefined for {self!r}: the win probability is {total}"
             )
         return armies_given(self.captures[-1], total, self.exact)
 
     @cached_property
-    def expected_final_armies_if_success(self) -> Number:
+    def expected_final_armies_if_won(self) -> Number:
         """Mean armies in the last territory, given that every territory falls."""
         distribution = self.final_distribution
         return plain_number(sum(distribution * distribution.index), self.exact)
+
+    @property
+    def expected_final_armies_if_success(self) -> Number:
+        """Deprecated: the same number as :attr:`expected_final_armies_if_won`, with a ``DeprecationWarning``."""
+        warn_deprecated("Conquest.expected_final_armies_if_success", "Conquest.expected_final_armies_if_won")
+        return self.expected_final_armies_if_won
 
     def step_table(self) -> pd.DataFrame:
         """One row per step.
@@ -413,12 +425,12 @@ def conquest(
     Australia (2):
 
     >>> c = conquest(12, [3, 2, 2])
-    >>> round(c.success_probability, 4)
+    >>> round(c.win_probability, 4)
     0.8387
     >>> c.reach_probabilities.round(4).tolist()
     [0.9935, 0.9556, 0.8387]
     >>> from riskmath import battle
-    >>> conquest(5, 3, exact=True).success_probability == battle(5, 3, exact=True).win_probability
+    >>> conquest(5, 3, exact=True).win_probability == battle(5, 3, exact=True).win_probability
     True
     """
     return Conquest(attackers, defenders, leave=leave, exact=exact, rules=rules)

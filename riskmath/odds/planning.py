@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from riskmath._validation import check_cost, check_int, check_probability, is_sequence, shown
+from riskmath._validation import check_cost, check_int, check_probability, is_sequence, shown, warn_deprecated
 from riskmath.errors import InvalidArgumentError
 from riskmath.odds._sweeps import kernel
 from riskmath.odds.conquests import (
@@ -115,10 +115,10 @@ def armies_needed(
             seconds=seconds * math.log2(max(n, 2)),  # a bisection of conquests this size follows
             hint="ask for a lower probability or a shorter path; ",
         )
-        p = Conquest(n, path, leave=leaves, rules=combat).success_probability
+        p = Conquest(n, path, leave=leaves, rules=combat).win_probability
         if abs(p - float(target)) > 1e-9:
             return p > float(target)
-        return Conquest(n, path, leave=leaves, exact=True, rules=combat).success_probability >= target
+        return Conquest(n, path, leave=leaves, exact=True, rules=combat).win_probability >= target
 
     low, high = 0, 1  # enough(low) is False (no armies take nothing); find enough(high)
     while not enough(high):
@@ -154,7 +154,7 @@ class CombinedAttack:
     A stack of 4 attacks 5 defenders; a stack of 3 attacks whatever is left:
 
     >>> attack = CombinedAttack([4, 3], 5)
-    >>> round(attack.capture_probability, 4)
+    >>> round(attack.win_probability, 4)
     0.658
     >>> attack.captured_by().round(4).tolist()
     [0.3586, 0.2994]
@@ -213,12 +213,18 @@ class CombinedAttack:
         return f"CombinedAttack({list(self.stacks)}, {self.defenders})"
 
     @property
-    def capture_probability(self) -> Number:
-        """Probability that one of the stacks takes the territory."""
+    def win_probability(self) -> Number:
+        """Probability that one of the stacks takes the territory (the combined attack is won)."""
         return plain_number(self._left[0], self.exact)
 
+    @property
+    def capture_probability(self) -> Number:
+        """Deprecated: the same number as :attr:`win_probability`, with a ``DeprecationWarning``."""
+        warn_deprecated("CombinedAttack.capture_probability", "CombinedAttack.win_probability")
+        return self.win_probability
+
     def captured_by(self) -> pd.Series:
-        """P(stack ``j`` makes the capture), indexed by ``j = 0..``; sums to the capture probability."""
+        """P(stack ``j`` makes the capture), indexed by ``j = 0..``; sums to the win probability."""
         import pandas as pd
 
         return pd.Series(
@@ -285,7 +291,7 @@ def combined_attack(
     Returns
     -------
     CombinedAttack
-        With ``capture_probability``, ``captured_by()``,
+        With ``win_probability``, ``captured_by()``,
         ``defenders_left_distribution`` and ``survivors(j)``.
 
     Notes
@@ -298,7 +304,7 @@ def combined_attack(
     --------
     >>> from riskmath import battle
     >>> attack = combined_attack([3, 3], 5)
-    >>> round(attack.capture_probability, 4)
+    >>> round(attack.win_probability, 4)
     0.5409
     >>> round(battle(6, 5).win_probability, 4)    # one stack of 6 does better than 3 + 3
     0.6377
@@ -403,7 +409,7 @@ def defence_allocations(
         bounds = (0, *cuts, t)
         allocation = tuple(bounds[i + 1] - bounds[i] for i in range(n))
         result = Conquest(a, allocation, leave=leaves, exact=exact, rules=combat)
-        rows.append((allocation, result.success_probability))
+        rows.append((allocation, result.win_probability))
     import pandas as pd
 
     rows.sort(key=lambda row: (row[1], row[0]))
@@ -452,7 +458,7 @@ def success_curve(
     --------
     >>> from riskmath import conquest
     >>> curve = success_curve([3, 2, 2], 20)
-    >>> round(float(curve[12]), 4), round(conquest(12, [3, 2, 2]).success_probability, 4)
+    >>> round(float(curve[12]), 4), round(conquest(12, [3, 2, 2]).win_probability, 4)
     (0.8387, 0.8387)
     >>> int((curve >= 0.9).idxmax())    # the same answer as armies_needed([3, 2, 2], 0.9)
     14

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import capped, check_cost, check_int, shown
+from riskmath._validation import capped, check_cost, check_int, shown, warn_deprecated
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._sweeps import Kernel, backward_cost, backward_exact, backward_float, kernel
 from riskmath.odds.conquests import (
@@ -277,7 +277,7 @@ class PlanResult:
     >>> result = PlanResult(6, Target(2, "Peru", then=[Target(1, "Argentina")]))
     >>> result
     PlanResult(6, 2 targets)
-    >>> result.labels, round(result.success_probability, 4)
+    >>> result.labels, round(result.win_probability, 4)
     (['Peru', 'Argentina'], 0.8396)
     """
 
@@ -341,9 +341,15 @@ class PlanResult:
         return f"PlanResult({self.attackers}, {len(self.labels)} targets)"
 
     @cached_property
-    def success_probability(self) -> Any:
-        """Probability that every target of the plan falls."""
+    def win_probability(self) -> Any:
+        """Probability that every target of the plan falls (the plan is won)."""
         return plain_number(self._success[id(self.plan)][self.attackers], self.exact)
+
+    @property
+    def success_probability(self) -> Any:
+        """Deprecated: the same number as :attr:`win_probability`, with a ``DeprecationWarning``."""
+        warn_deprecated("PlanResult.success_probability", "PlanResult.win_probability")
+        return self.win_probability
 
     def leaf_distribution(self, label: str) -> pd.Series:
         """Armies holding leaf ``label`` at the end, given that the whole plan succeeds.
@@ -359,7 +365,7 @@ class PlanResult:
         if label not in self._leaf_joint:
             leaves = sorted(self._leaf_joint)
             raise InvalidArgumentError(f"{label!r} is not a leaf of the plan; leaves are {leaves}")
-        total = self.success_probability
+        total = self.win_probability
         if not total > 0:
             raise UndefinedStatisticError(f"the plan cannot succeed (probability {total}); no leaf distribution")
         return armies_given(self._leaf_joint[label], total, self.exact)
@@ -421,7 +427,7 @@ def plan_conquest(attackers: int, plan: Target, *, exact: bool = False, rules: o
     Returns
     -------
     PlanResult
-        ``success_probability``, ``leaf_distribution(label)``,
+        ``win_probability``, ``leaf_distribution(label)``,
         ``node_table()``.
 
     Examples
@@ -432,7 +438,7 @@ def plan_conquest(attackers: int, plan: Target, *, exact: bool = False, rules: o
     >>> plan = Target(2, "Venezuela", then=[
     ...     Target(1, "Peru", then=[Target(1, "Argentina")]), Target(2, "Brazil")])
     >>> result = plan_conquest(10, plan)
-    >>> round(result.success_probability, 4)
+    >>> round(result.win_probability, 4)
     0.5537
     >>> result.leaves
     ['Argentina', 'Brazil']

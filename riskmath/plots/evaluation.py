@@ -1,10 +1,10 @@
-"""Matplotlib pictures of estimated win chances and of how well they are calibrated (no mathematics here).
+"""Matplotlib pictures of estimated chances of victory and of how well they are calibrated (no mathematics here).
 
 :func:`calibration` draws a reliability diagram from the bins of
 :func:`riskmath.evaluate.calibration_table`, with the Wilson intervals of
 :func:`riskmath.tournament.wilson_interval`; :func:`win_chances` replays a
 :class:`riskmath.GameRecord` and draws
-:func:`riskmath.evaluate.win_chances_over` as stacked areas.  Every function
+:func:`riskmath.evaluate.victory_chances_over` as stacked areas.  Every function
 draws on the axes it is given (or on a new figure's), returns them, and never
 shows the figure.
 """
@@ -138,11 +138,11 @@ def _replayed(record: GameRecord) -> Iterator[GameState]:
 
 
 def win_chances(record: GameRecord, *, ax: Axes | None = None, stacked: bool = True) -> Axes:
-    """Draw each player's estimated chance to win at the start of every player-turn of a recorded game.
+    """Draw each player's estimated chance of victory at the start of every player-turn of a recorded game.
 
     The game is replayed from ``record.seed`` and ``record.actions`` and
-    :func:`riskmath.evaluate.win_chances_over` evaluates
-    :func:`~riskmath.evaluate.estimate_win_probabilities` turn by turn.
+    :func:`riskmath.evaluate.victory_chances_over` evaluates
+    :func:`~riskmath.evaluate.estimate_victory_probabilities` turn by turn.
 
     Parameters
     ----------
@@ -177,13 +177,13 @@ def win_chances(record: GameRecord, *, ax: Axes | None = None, stacked: bool = T
     (3, ['player 0', 'player 1', 'player 2'])
     >>> plt.close("all")
     """
-    from riskmath.evaluate.estimate import win_chances_over
+    from riskmath.evaluate.estimate import victory_chances_over
     from riskmath.sim.simulation import GameRecord
 
     if not isinstance(record, GameRecord):
         raise InvalidArgumentError(f"record must be a GameRecord (from riskmath.play), got {record!r}")
     ax = _axes(ax, "win_chances", figsize=(7, 3.5))
-    chances = win_chances_over(_replayed(record))
+    chances = victory_chances_over(_replayed(record))
     game = record.final.game
     turns = chances.index.to_numpy()
     players = list(range(game.players))
@@ -197,6 +197,6 @@ def win_chances(record: GameRecord, *, ax: Axes | None = None, stacked: bool = T
     ax.set_xlim(turns[0], turns[-1])
     ax.set_ylim(0, 1)
     ax.set_xlabel("turn")
-    ax.set_ylabel("estimated chance to win")
+    ax.set_ylabel("estimated chance of victory")
     ax.legend(title=ending(record), fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the areas
     return ax

@@ -118,7 +118,7 @@ def battle_html(battle: Battle) -> str:
 
 
 def conquest_html(conquest: Conquest) -> str:
-    """A conquest as an HTML table: one row per territory of the path, then the success probability.
+    """A conquest as an HTML table: one row per territory of the path, then the win probability (all taken).
 
     Examples
     --------
@@ -139,11 +139,11 @@ def conquest_html(conquest: Conquest) -> str:
         f"<td {_CELL}>{_number(row.expected_attackers, 2)}</td></tr>"
         for step, row in zip(steps.index, steps.itertuples(), strict=True)
     )
-    success = conquest.success_probability
-    final = _number(conquest.expected_final_armies_if_success, 2) if success > 0 else "-"
+    won = conquest.win_probability
+    final = _number(conquest.expected_final_armies_if_won, 2) if won > 0 else "-"
     foot = (
-        f'<tr><th {_HEAD} colspan="3">success probability</th><td {_CELL}>{_number(success, 4)}</td>'
-        f'<td {_CELL} title="expected armies in the last territory, given success">{escape(final)}</td></tr>'
+        f'<tr><th {_HEAD} colspan="3">win probability</th><td {_CELL}>{_number(won, 4)}</td>'
+        f'<td {_CELL} title="expected armies in the last territory, given a win">{escape(final)}</td></tr>'
     )
     return f'<table class="riskmath-conquest" {_TABLE}>{_caption(conquest)}<tr>{head}</tr>{body}{foot}</table>'
 

@@ -196,7 +196,7 @@ def conquest_reach(conquest: Conquest, ax: Axes | None = None, *, title: str | N
     """Draw P(at least ``k`` territories captured) of a conquest, ``k = 1..n``.
 
     One bar per territory of the path (the last one, in
-    ``ATTACKER_COLOR``, is the success probability, also marked by a
+    ``ATTACKER_COLOR``, is the win probability, also marked by a
     dashed line); tick labels give each territory's defenders.
 
     Parameters
@@ -235,9 +235,9 @@ def conquest_reach(conquest: Conquest, ax: Axes | None = None, *, title: str | N
     bars = ax.bar(steps, [float(p) for p in reach], color=colors)
     if len(steps) <= 15:
         ax.bar_label(bars, labels=[_percent(p) for p in reach], fontsize=8)
-    success = conquest.success_probability
-    label = f"P(all {len(steps)} captured) = {_percent(success)}"
-    ax.axhline(float(success), color=ATTACKER_COLOR, linestyle="--", linewidth=1, label=label)
+    won = conquest.win_probability
+    label = f"P(all {len(steps)} captured) = {_percent(won)}"
+    ax.axhline(float(won), color=ATTACKER_COLOR, linestyle="--", linewidth=1, label=label)
     ax.set_xticks(steps, [f"{k}\n({d})" for k, d in zip(steps, conquest.defenders, strict=True)])
     ax.set_xlabel("territories captured, at least (defenders of the k-th)")
     ax.set_ylabel("probability")

@@ -4,11 +4,21 @@
 :class:`GameRecord`) and :func:`simulate` (many, a DataFrame);
 :mod:`~riskmath.sim.tournaments` plays line-ups with the seats rotated and
 reports win rates with Wilson intervals; :mod:`~riskmath.sim.rollouts` has
-:func:`win_probabilities` (who wins from a given state, by playing on from it).
+:func:`victory_probabilities` (who wins from a given state, by playing on from
+it; ``win_probabilities`` is its deprecated old name).
 """
 
-from riskmath.sim.rollouts import win_probabilities
+from riskmath.sim.rollouts import victory_probabilities, win_probabilities
 from riskmath.sim.simulation import GameRecord, game_seeds, play, simulate
 from riskmath.sim.tournaments import tournament, wilson_interval
 
-__all__ = ["GameRecord", "game_seeds", "play", "simulate", "tournament", "wilson_interval", "win_probabilities"]
+__all__ = [
+    "GameRecord",
+    "game_seeds",
+    "play",
+    "simulate",
+    "tournament",
+    "victory_probabilities",
+    "wilson_interval",
+    "win_probabilities",
+]

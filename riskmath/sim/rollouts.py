@@ -1,13 +1,14 @@
-"""Who wins from here: win chances from any position, by playing games on from it (rollouts).
+"""Who wins from here: chances of victory from any position, by playing games on from it (rollouts).
 
-:func:`win_probabilities` plays ``n_games`` games on from a state with
+:func:`victory_probabilities` plays ``n_games`` games on from a state with
 :func:`~riskmath.simulate` (``start=state``): each game from a
 copy of the state reseeded from ``seed`` (so that the state's own future
 dice are never used), with fresh copies of the agents.  It reports each
-player's share of wins with a 95 % Wilson score interval and, in the
+player's share of victories with a 95 % Wilson score interval and, in the
 table's ``attrs``, the share of games ended by the turn cap.  The answer is
-the chance of winning *when these agents play on*: it is a property of the
-agents as much as of the position.
+the chance of victory *when these agents play on*: it is a property of the
+agents as much as of the position.  :func:`win_probabilities` is its old
+name (deprecated), with the old column names.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
-from riskmath._validation import check_int, is_sequence, shown
+from riskmath._validation import check_int, deprecated, is_sequence, shown
 from riskmath.agents import Agent, make_agent
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.game import Game
@@ -28,7 +29,7 @@ from riskmath.sim.tournaments import wilson_interval
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["DEFAULT_MORE_TURNS", "win_probabilities"]
+__all__ = ["DEFAULT_MORE_TURNS", "victory_probabilities", "win_probabilities"]
 
 #: Player-turns played on from a state at most, when neither ``max_turns`` nor the game sets a cap.
 DEFAULT_MORE_TURNS = 1000
@@ -58,7 +59,7 @@ def _cap(state: GameState, max_turns: int | None) -> int:
     return state.turn + DEFAULT_MORE_TURNS if own is None else max(own, state.turn)
 
 
-def win_probabilities(
+def victory_probabilities(
     state: GameState,
     agents: Sequence[Agent | str] | Agent | str,
     n_games: int,
@@ -69,7 +70,7 @@ def win_probabilities(
     max_turns: int | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
-    """Each player's chance of winning from ``state``, by playing ``n_games`` games on from it.
+    """Each player's chance of victory from ``state``, by playing ``n_games`` games on from it.
 
     Game ``k`` starts from ``state.reseeded(s_k)``, ``s_k`` the ``k``-th of
     :func:`~riskmath.sim.game_seeds` ``(seed, n_games)``, so the
@@ -113,12 +114,13 @@ def win_probabilities(
     Returns
     -------
     pandas.DataFrame
-        Indexed by ``player`` (``0 .. players - 1``), columns ``win`` (the
-        share of games the player won), ``win_low`` and ``win_high`` (its 95 %
-        Wilson interval) and ``games``.  ``attrs`` holds ``draw`` (the share
-        of games ended by the turn cap), ``draw_low``, ``draw_high`` (its
-        interval), ``seed``, ``n_games`` and ``turn_cap`` (the player-turn at
-        which games were stopped).  The ``win`` column and ``draw`` add up to 1.
+        Indexed by ``player`` (``0 .. players - 1``), columns ``victory``
+        (the share of games the player won), ``victory_low`` and
+        ``victory_high`` (its 95 % Wilson interval) and ``games``.  ``attrs``
+        holds ``draw`` (the share of games ended by the turn cap),
+        ``draw_low``, ``draw_high`` (its interval), ``seed``, ``n_games`` and
+        ``turn_cap`` (the player-turn at which games were stopped).  The
+        ``victory`` column and ``draw`` add up to 1.
 
     Raises
     ------
@@ -139,12 +141,12 @@ def win_probabilities(
     >>> owners = {name: 0 for name in names} | {"Kamchatka": 1}
     >>> armies = {name: 3 for name in names} | {"Kamchatka": 1}
     >>> state = game.position(owners, armies, seed=1)
-    >>> table = win_probabilities(state, "aggressive", 20, seed=1)
+    >>> table = victory_probabilities(state, "aggressive", 20, seed=1)
     >>> table.round(3)
-              win  win_low  win_high  games
+            victory  victory_low  victory_high  games
     player
-    0         1.0    0.839     1.000     20
-    1         0.0    0.000     0.161     20
+    0           1.0        0.839         1.000     20
+    1           0.0        0.000         0.161     20
     >>> table.attrs["draw"]
     0.0
     """
@@ -161,15 +163,46 @@ def win_probabilities(
     return _summary(table, game.players, n, seed, cap)
 
 
+#: The columns of :func:`victory_probabilities` under the names :func:`win_probabilities` gave them.
+_OLD_COLUMNS = {"victory": "win", "victory_low": "win_low", "victory_high": "win_high"}
+
+
+@deprecated("riskmath.win_probabilities", "riskmath.victory_probabilities")
+def win_probabilities(
+    state: GameState,
+    agents: Sequence[Agent | str] | Agent | str,
+    n_games: int,
+    *,
+    seed: int = 0,
+    n_jobs: int = 1,
+    executor: Executor | None = None,
+    max_turns: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Deprecated: :func:`~riskmath.victory_probabilities` with the columns named ``win``, ``win_low`` and ``win_high``.
+
+    The same games and numbers, with a ``DeprecationWarning`` naming
+    ``riskmath.victory_probabilities``; the other columns and the ``attrs``
+    are the same.  Also ``riskmath.sim.win_probabilities``, and
+    ``riskmath.win_probabilities``, which warns when looked up instead.
+    """
+    table = victory_probabilities(
+        state, agents, n_games, seed=seed, n_jobs=n_jobs, executor=executor, max_turns=max_turns, progress=progress
+    )
+    old = table.rename(columns=_OLD_COLUMNS)
+    old.attrs = dict(table.attrs)
+    return old
+
+
 def _summary(table: pd.DataFrame, players: int, n: int, seed: int, cap: int) -> pd.DataFrame:
-    """The win shares with their intervals, from simulate's table of ``n`` games."""
+    """The victory shares with their intervals, from simulate's table of ``n`` games."""
     import pandas as pd
 
     rows = []
     for player in range(players):
         wins = int((table["winner"] == player).sum())
         low, high = wilson_interval(wins, n)
-        rows.append({"player": player, "win": wins / n, "win_low": low, "win_high": high, "games": n})
+        rows.append({"player": player, "victory": wins / n, "victory_low": low, "victory_high": high, "games": n})
     result = pd.DataFrame(rows).set_index("player")
     draws = int(table["draw"].sum())
     draw_low, draw_high = wilson_interval(draws, n)

@@ -346,7 +346,7 @@ def simulate(
         a game with the same players, board and rules (the turn cap may
         differ: ``max_turns`` or ``game``'s applies, counted from the start of
         the game, so it must not be behind ``start.turn``); a state that is
-        over gives its rows at once.  :func:`riskmath.win_probabilities`
+        over gives its rows at once.  :func:`riskmath.victory_probabilities`
         tabulates who wins from here.
     on_game : callable, optional
         Called in this process with each finished game's row (a dict with

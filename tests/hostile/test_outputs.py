@@ -126,7 +126,7 @@ def test_a_dangling_link_creates_its_target(capsys, tmp_path, won):
     status, _, err = run(capsys, *outlook(won, "--out", str(link)))
     assert status == 0, err
     assert stat.S_ISLNK(os.lstat(link).st_mode)
-    assert pd.read_csv(tmp_path / "made.csv", index_col="player").loc[0, "win"] == 1.0
+    assert pd.read_csv(tmp_path / "made.csv", index_col="player").loc[0, "victory"] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -193,7 +193,7 @@ def test_dev_full_is_one_line_the_table_printed_and_a_copy_kept(capsys, tmp_path
     if verb == "simulate":
         pd.testing.assert_frame_equal(pd.read_csv(copy), games(3), check_dtype=False)
     else:
-        assert pd.read_csv(copy, index_col="player").loc[0, "win"] == 1.0
+        assert pd.read_csv(copy, index_col="player").loc[0, "victory"] == 1.0
 
 
 def test_dev_null_is_written_into_and_kept(capsys, tmp_path):
@@ -328,7 +328,7 @@ def test_a_folder_removed_mid_run_prints_the_table_and_keeps_a_copy(capsys, tmp_
 
     folder = tmp_path / "gone"
     folder.mkdir()
-    module, name = (simulation, "simulate") if verb == "simulate" else (rollouts, "win_probabilities")
+    module, name = (simulation, "simulate") if verb == "simulate" else (rollouts, "victory_probabilities")
     play = getattr(module, name)
 
     def remove_then_play(*args, **kwargs):
@@ -363,7 +363,7 @@ def test_a_disk_full_at_the_end_of_outlook_still_prints_the_table(capsys, tmp_pa
     assert "estimate" in text.splitlines()[1]
     assert out.read_text() == "old\n"  # the old file is left whole
     (copy,) = rescue.iterdir()
-    assert list(pd.read_csv(copy).columns) == ["player", "win", "win_low", "win_high", "games", "estimate"]
+    assert list(pd.read_csv(copy).columns) == ["player", "victory", "victory_low", "victory_high", "games", "estimate"]
 
 
 def test_when_no_copy_can_be_kept_either_the_line_says_so(capsys, tmp_path, won, monkeypatch):

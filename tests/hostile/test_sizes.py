@@ -263,18 +263,18 @@ def test_combat_rules_accept_numpy_integers(sides, dice, kind):
 
 def test_numpy_arguments_across_the_odds_layer():
     path = np.array([3, 2, 2])
-    assert rm.conquest(np.int64(12), path).success_probability == rm.conquest(12, [3, 2, 2]).success_probability
-    assert rm.conquest(12, path, leave=np.array([1, 2, 1])).success_probability == pytest.approx(
-        rm.conquest(12, [3, 2, 2], leave=[1, 2, 1]).success_probability
+    assert rm.conquest(np.int64(12), path).win_probability == rm.conquest(12, [3, 2, 2]).win_probability
+    assert rm.conquest(12, path, leave=np.array([1, 2, 1])).win_probability == pytest.approx(
+        rm.conquest(12, [3, 2, 2], leave=[1, 2, 1]).win_probability
     )
     p32 = np.float32(0.9)
     assert rm.armies_needed(10, p32) == rm.armies_needed(10, float(p32))
     assert rm.armies_needed(np.array([3, 2]), np.float64(0.75)) == rm.armies_needed([3, 2], 0.75)
     assert rm.armies_needed(10, Fraction(9, 10)) == rm.armies_needed(10, 0.9)
-    assert rm.combined_attack(np.array([3, 3]), np.int32(5)).capture_probability == pytest.approx(
-        rm.combined_attack([3, 3], 5).capture_probability
+    assert rm.combined_attack(np.array([3, 3]), np.int32(5)).win_probability == pytest.approx(
+        rm.combined_attack([3, 3], 5).win_probability
     )
-    assert rm.success_curve(path, np.int64(12))[12] == pytest.approx(rm.conquest(12, [3, 2, 2]).success_probability)
+    assert rm.success_curve(path, np.int64(12))[12] == pytest.approx(rm.conquest(12, [3, 2, 2]).win_probability)
     assert rm.roll_odds(np.int64(3), np.uint8(2), attacker_sides=np.int16(6)) == rm.roll_odds(3, 2)
 
 
