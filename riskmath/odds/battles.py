@@ -297,8 +297,8 @@ class Battle:
     Float results agree with the exact ones to about 1e-13.  Float
     probabilities are never outside [0, 1] (round-off there is clipped) and
     the float outcomes are normalised to sum to 1 (within 1e-14, summed with
-    :func:`math.fsum`).  A probability
-    below the smallest float64 (about 1e-308) underflows to 0; the conditional
+    ``math.fsum``).  A probability below the smallest float64 (about
+    1e-308) underflows to 0; the conditional
     statistic :attr:`expected_attackers_left_if_won` then raises
     :class:`UndefinedStatisticError` instead of dividing 0 by 0 (use
     ``exact=True``).

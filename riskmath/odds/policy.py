@@ -67,7 +67,7 @@ def solve_matrix_game(
     by support enumeration (Shapley-Snow): for each pair of equal-size row
     and column supports, the equalizing strategies are computed and kept if
     they are feasible and optimal.  Its cost grows exponentially with the
-    size, so a game with more than :data:`SUPPORT_PAIRS` pairs of supports
+    size, so a game with more than ``SUPPORT_PAIRS`` (500) pairs of supports
     (from about 7 x 6 up) is solved as a linear programme instead, by the
     simplex method with Bland's rule, whose cost is polynomial in practice
     (a 12 x 12 game takes milliseconds).  Exact with Fractions (and integers,
