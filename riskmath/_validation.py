@@ -76,16 +76,16 @@ def shown(value: object) -> str:
     return text
 
 
-def check_int(name: str, value: object, *, minimum: int = 0, maximum: int | None = None) -> int:
+def check_int(name: str, value: object, *, minimum: int | None = 0, maximum: int | None = None) -> int:
     """Return ``value`` as a Python ``int`` or raise :class:`InvalidArgumentError`.
 
     Accepts Python and NumPy integers; rejects ``bool``, floats (even ``3.0``),
-    strings and anything outside ``[minimum, maximum]``.
+    strings and anything outside ``[minimum, maximum]`` (``None``: no bound).
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InvalidArgumentError(f"{name} must be an integer, got {shown(value)}")
     result = int(value)
-    if result < minimum:
+    if minimum is not None and result < minimum:
         raise InvalidArgumentError(f"{name} must be >= {shown(minimum)}, got {shown(result)}")
     if maximum is not None and result > maximum:
         raise InvalidArgumentError(f"{name} must be <= {maximum}, got {shown(result)}")
@@ -246,7 +246,8 @@ class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
     max_memory : int or float, optional
         Bytes one call may allocate.  Default: 2 GiB, but at most a quarter of
         the physical memory and half the address space left under ``ulimit -v``.
-        ``math.inf`` switches the check off.
+        ``math.inf`` switches the check off, and so does an integer too large
+        for a float (``10**400``).
     max_seconds : float, optional
         Longest estimated running time of one call, in seconds (default 60).
         The estimates are rough (within a factor of a few on a 2-core machine);
@@ -286,9 +287,16 @@ class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
 
 
 def _positive(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) > 0:
+    """A limit: a positive real number (``math.inf``: none); an integer beyond the floats counts as ``math.inf``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidArgumentError(f"{name} must be a positive number (math.inf for no limit), got {shown(value)}")
-    return float(value) if not isinstance(value, numbers.Integral) else int(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer (or Fraction) too large for a float: no limit, as math.inf
+        number = math.inf if value > 0 else -math.inf  # type: ignore[operator]
+    if not number > 0:  # False for NaN too
+        raise InvalidArgumentError(f"{name} must be a positive number (math.inf for no limit), got {shown(value)}")
+    return int(value) if isinstance(value, numbers.Integral) and math.isfinite(number) else number
 
 
 def format_bytes(n: float) -> str:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy.optimize import linprog
+from odds_helpers import matrix_game_value
 
 import riskmath as rm
 from riskmath.odds.policy import STOP
@@ -102,18 +102,8 @@ class TestMatrixGames:
     @given(payoff=st.lists(st.lists(st.integers(-9, 9), min_size=3, max_size=3), min_size=2, max_size=4))
     def test_against_linear_programming(self, payoff):
         value, x, y = rm.solve_matrix_game([[Fraction(v) for v in row] for row in payoff])
-        m = np.array(payoff, dtype=float)
-        # max v s.t. x^T M >= v, sum x = 1, x >= 0
-        rows, cols = m.shape
-        result = linprog(
-            c=[0] * rows + [-1],
-            A_ub=np.hstack([-m.T, np.ones((cols, 1))]),
-            b_ub=np.zeros(cols),
-            A_eq=[[1] * rows + [0]],
-            b_eq=[1],
-            bounds=[(0, None)] * rows + [(None, None)],
-        )
-        assert float(value) == pytest.approx(-result.fun, abs=1e-9)
+        rows, cols = len(payoff), len(payoff[0])
+        assert float(value) == pytest.approx(matrix_game_value(payoff), abs=1e-9)
         assert sum(x) == 1
         assert sum(y) == 1
         assert min(sum(x[r] * payoff[r][c] for r in range(rows)) for c in range(cols)) == value

@@ -14,10 +14,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from riskmath._validation import deprecated
-from riskmath.odds._sweeps import kernel
+from riskmath._validation import check_cost, check_int, deprecated, is_sequence, shown
+from riskmath.errors import InvalidArgumentError
+from riskmath.odds._sweeps import kernel, unit_interval
 from riskmath.odds.battles import battle_statistics
-from riskmath.odds.conquests import conquest
+from riskmath.odds.conquests import attack_with, battles_cost, describe_path
 from riskmath.odds.dice import CombatRules, resolve_rules
 
 __all__ = ["chain_success", "chain_win_probability", "small_battles", "win_probability"]
@@ -96,7 +97,14 @@ def win_probability(attackers: int, defenders: int, rules: object = None) -> flo
     guide in bounded memory, not exact odds (those are :func:`riskmath.battle`).  ``rules`` is
     what every ``rules=`` argument takes: None (the classic rules), a
     :class:`~riskmath.CombatRules`, or rules carrying one (a
-    :class:`~riskmath.Rules`).
+    :class:`~riskmath.Rules`).  The answer is 0 when ``attackers < 1`` and
+    1 when ``defenders < 1`` (attackers first), and always in [0, 1].
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``attackers`` or ``defenders`` is not an integer (a bool, a float,
+        None, ...).
 
     Examples
     --------
@@ -125,7 +133,10 @@ def small_battles(rules: object = None) -> list[list[float]]:
 
 
 def _win_probability(attackers: int, defenders: int, combat: CombatRules) -> float:
-    """:func:`win_probability` past the grid of the smallest battles."""
+    """:func:`win_probability` past the grid of the smallest battles (its arguments checked here)."""
+    if type(attackers) is not int or type(defenders) is not int:  # NumPy integers pass; anything else is refused
+        attackers = check_int("attackers", attackers, minimum=None)
+        defenders = check_int("defenders", defenders, minimum=None)
     if attackers < 1:
         return 0.0
     if defenders < 1:
@@ -139,8 +150,7 @@ def _win_probability(attackers: int, defenders: int, combat: CombatRules) -> flo
         if p < _RESOLUTION:
             return p
     if attackers > _LARGEST or defenders > _LARGEST:  # an estimate: the battle scaled down to the largest grid
-        scale = _LARGEST / max(attackers, defenders)
-        attackers, defenders = max(1, round(attackers * scale)), max(1, round(defenders * scale))
+        attackers, defenders = _scaled_down((attackers, defenders), max(attackers, defenders))
     size = _SMALL
     while size < attackers or size < defenders:
         size *= 2
@@ -152,23 +162,61 @@ def _win_probability(attackers: int, defenders: int, combat: CombatRules) -> flo
 _LARGEST = 2048
 
 
+def _scaled_down(sizes: tuple[int, ...], total: int) -> tuple[int, ...]:
+    """``sizes`` scaled by ``_LARGEST / total``, rounded; each positive size stays at least 1 and a 0 stays 0.
+
+    Sizes beyond the range of a float (``10**400``) are first shifted down exactly, as integers.
+    """
+    shift = max(total.bit_length() - 64, 0) if total.bit_length() > 1000 else 0
+    scale = _LARGEST / (total >> shift)
+    return tuple(size and max(1, round((size >> shift) * scale)) for size in sizes)
+
+
 def chain_win_probability(attackers: int, defenders: tuple[int, ...], rules: object = None) -> float:
     """``conquest(attackers, defenders).win_probability`` as a float, memoized for agents.
 
     As in :func:`win_probability`, a stack over ``4 D + 40`` (``D`` the
     defenders in all) is computed at that size when failing there has a
     chance below 1e-12; a chain still over 2,048 armies (on either side) is
-    estimated from the chain scaled down to 2,048.
+    estimated from the chain scaled down to 2,048, once, unless it has more
+    territories than the scaled stack has armies (the army each territory
+    keeps does not scale): such a chain is computed as it is, within the
+    limits of :func:`riskmath.set_limits`.  A territory of 0
+    defenders (an empty one, as during the set-up) is taken without a fight
+    but still keeps one army; with fewer attackers than territories the
+    answer is 0.  The result is in [0, 1] for every input.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``attackers`` is not an integer, or ``defenders`` is not a
+        non-empty sequence of integers ``>= 0``.
+    ResourceLimitError
+        If a long chain of a huge stack, computed as it is, would not fit in
+        the limits.
     """
     memo = _LAST[0]
     if rules is not memo.given:
         memo = _memo(rules)
-    key = (attackers, tuple(defenders))
-    found = memo.chains.get(key)
+    try:
+        key: tuple[int, tuple[int, ...]] | None = (attackers, tuple(defenders))
+        found = memo.chains.get(key)  # type: ignore[arg-type]
+    except TypeError:  # defenders not iterable, or holding something unhashable: refused below
+        key, found = None, None
     if found is None:
+        able = check_int("attackers", attackers, minimum=None)
+        if not is_sequence(defenders):
+            raise InvalidArgumentError(f"defenders must be a sequence of army counts, got {shown(defenders)}")
+        path = tuple(defenders)
+        if not all(type(d) is int for d in path) or (path and min(path) < 0):  # a quick pass for plain ints
+            path = tuple(check_int(f"defenders[{i}]", d, minimum=0) for i, d in enumerate(path))
+        if not path:
+            raise InvalidArgumentError("defenders must name at least one territory, got an empty sequence")
         if len(memo.chains) >= _MEMO_CHAINS:
             memo.chains.clear()
-        found = memo.chains[key] = _chain_win_probability(attackers, key[1], memo.combat)
+        found = _chain_win_probability(able, path, memo.combat)
+        if key is not None:
+            memo.chains[key] = found
     return found
 
 
@@ -179,23 +227,29 @@ def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = No
 
 
 @lru_cache(maxsize=65536)
-def _chain_win_probability(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
-    if attackers < 1:
+def _chain_win_probability(
+    attackers: int, defenders: tuple[int, ...], combat: CombatRules, scaled: bool = False
+) -> float:
+    """:func:`chain_win_probability` of checked arguments; recursion a few calls deep at most (``scaled``: no more)."""
+    if attackers < len(defenders):  # each territory taken keeps one army: the stack runs out before the end
         return 0.0
     if len(defenders) == 1:
         return win_probability(attackers, defenders[0], combat)
     plenty = _plenty(sum(defenders))
     if attackers > plenty:
-        p = _chain_win_probability(plenty, defenders, combat)
+        p = _chain_win_probability(plenty, defenders, combat, scaled)  # cannot come back here: attackers is plenty now
         if 1.0 - p < _RESOLUTION:
             return p
     total = max(attackers, sum(defenders))
-    if total > _LARGEST:  # an estimate, as in win_probability: the chain scaled down to _LARGEST armies
-        scale = _LARGEST / total
-        scaled = tuple(max(1, round(d * scale)) for d in defenders)
-        return _chain_win_probability(max(1, round(attackers * scale)), scaled, combat)
+    if total > _LARGEST and not scaled:  # an estimate, as in win_probability: the chain scaled down, once
+        small = _scaled_down((attackers, *defenders), total)
+        if small[0] >= len(defenders):  # else the armies kept behind would not scale: computed as it is below
+            return _chain_win_probability(small[0], small[1:], combat, True)
+        first = win_probability(attackers, defenders[0], combat)  # the chain cannot do better than its first battle
+        if first < _RESOLUTION:
+            return first
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
-        return float(conquest(attackers, list(defenders), rules=combat).win_probability)
+        return _chain_sweeps(attackers, defenders, combat)
     battles = _battles(combat, _size(attackers))
     force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
     for d in defenders[1:]:
@@ -203,7 +257,29 @@ def _chain_win_probability(attackers: int, defenders: tuple[int, ...], combat: C
         # order rather than by ``@``: BLAS kernels sum in an order of their own, which differs between processors,
         # and a last-bit difference flips the odds agent's ties (two pinned seeded games differed between machines).
         force = np.add.reduce(force[1:, None] * battles.ending(d)[:-1], axis=0)
-    return min(1.0, float(force.sum()))
+    return float(unit_interval(float(force.sum())))
+
+
+def _chain_sweeps(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
+    """The chain by forward sweeps, as :class:`~riskmath.Conquest` fights it (a territory of 0 taken freely)."""
+    starts = [(attackers, d) for d in defenders if d]
+    memory, seconds = battles_cost(starts, combat, False, 2)
+    check_cost(
+        lambda: f"chain_win_probability(attackers={shown(attackers)}, {describe_path(defenders)})",
+        memory=memory,
+        seconds=seconds,
+    )
+    kern = kernel(combat)
+    force = np.zeros(attackers + 1)
+    force[attackers] = 1.0
+    for d in defenders[:-1]:
+        force[0] = 0.0  # nobody left to attack with: the conquest has stopped
+        won = force if d == 0 else attack_with(force, d, kern, False)
+        force = np.zeros(attackers + 1)
+        force[:-1] = won[1:]  # one army stays in the territory taken
+    force[0] = 0.0
+    won = force if defenders[-1] == 0 else attack_with(force, defenders[-1], kern, False)
+    return float(unit_interval(float(sum(won))))
 
 
 _MATRIX_LIMIT = 256

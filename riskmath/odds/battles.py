@@ -35,6 +35,8 @@ from riskmath.odds._sweeps import (
     forward_exact,
     forward_float,
     kernel,
+    unit_interval,
+    unit_interval_array,
 )
 from riskmath.odds.dice import CombatRules, resolve_rules
 
@@ -108,6 +110,14 @@ class _Statistic:
     needs: tuple[str, ...]
     compute: Callable[[_Moments], Any]
     tabulated: bool = True  # listed in STATISTICS: an attribute of Battle, a column of odds_table
+    probability: bool = False  # a float value is clipped to [0, 1] (round-off; see riskmath.odds._sweeps)
+
+    def value(self, moments: _Moments) -> Any:
+        """The statistic from ``moments``: a number, or an array over a grid."""
+        result = self.compute(moments)
+        if self.probability:
+            return unit_interval_array(result) if isinstance(result, np.ndarray) else unit_interval(result)
+        return result
 
 
 _IF_WON_DOC = """Mean attackers left, given that the attacker wins.
@@ -120,7 +130,9 @@ _IF_WON_DOC = """Mean attackers left, given that the attacker wins.
 
 #: The battle statistics by name, in the order :meth:`Battle.summary` lists them.
 _DEFINITIONS: dict[str, _Statistic] = {
-    "win_probability": _Statistic("Probability that the defender is wiped out.", ("win",), lambda m: m.mean("win")),
+    "win_probability": _Statistic(
+        "Probability that the defender is wiped out.", ("win",), lambda m: m.mean("win"), probability=True
+    ),
     "expected_attackers_left": _Statistic(
         "Mean armies able to attack left at the end (won or stopped).", ("a",), lambda m: m.mean("a")
     ),
@@ -170,7 +182,7 @@ def _statistic(name: str) -> cached_property[Number]:
     definition = _DEFINITIONS[name]
 
     def compute(self: Battle) -> Number:
-        value: Number = definition.compute(self._moments)
+        value: Number = definition.value(self._moments)
         self._shared.values[name] = value  # for the next Battle of the same arguments
         return value
 
@@ -282,8 +294,11 @@ class Battle:
 
     Notes
     -----
-    Float results agree with the exact ones to about 1e-13.  A probability
-    below the smallest float64 (about 1e-308) underflows to 0; the conditional
+    Float results agree with the exact ones to about 1e-13.  Float
+    probabilities are never outside [0, 1] (round-off there is clipped) and
+    the float outcomes are normalised to sum to 1 (within 1e-14, summed with
+    ``math.fsum``).  A probability below the smallest float64 (about
+    1e-308) underflows to 0; the conditional
     statistic :attr:`expected_attackers_left_if_won` then raises
     :class:`UndefinedStatisticError` instead of dividing 0 by 0 (use
     ``exact=True``).
@@ -342,6 +357,11 @@ class Battle:
             self._rolls: Number = rolls
         else:
             win_f, stop_f, rolls_f = forward_float(A, D, k, kern)
+            # The sweep's total mass is 1 only up to round-off (about 1e-16 a roll; see riskmath.odds._sweeps):
+            # normalised, the distribution sums to 1 within a few units in the last place however long the battle.
+            total = float(win_f.sum() + stop_f.sum())
+            if total > 0 and total != 1.0:
+                win_f, stop_f = win_f / total, stop_f / total
             self._win, self._stop, self._rolls = win_f.tolist(), stop_f.tolist(), rolls_f
         self._shared = remember(
             A, D, k, exact, self._rules, self._win, self._stop, self._rolls, memory, seconds, BATTLE_CACHE_BYTES
@@ -429,7 +449,7 @@ class Battle:
             totals[key] = totals.get(key, 0) + p
         keys = sorted(totals)
         return pd.Series(
-            [totals[k] for k in keys],
+            [unit_interval(totals[k]) for k in keys],
             index=pd.Index(keys, name=name),
             name="probability",
             dtype=object if self._exact else float,
@@ -636,7 +656,13 @@ def battle_statistics(
     D = check_int("max_defenders", max_defenders, minimum=1)
     if isinstance(statistics, str):
         statistics = (statistics,)
-    names = [check_choice("statistic", name, STATISTICS) for name in statistics]
+    try:
+        requested = tuple(statistics)
+    except TypeError:  # not iterable
+        raise InvalidArgumentError(
+            f"statistics must be a name or a sequence of names from STATISTICS, got {shown(statistics)}"
+        ) from None
+    names = [check_choice("statistic", name, STATISTICS) for name in requested]
     if not isinstance(exact, bool):
         raise InvalidArgumentError(f"exact must be True or False, got {shown(exact)}")
     combat = resolve_rules(rules)
@@ -673,4 +699,4 @@ def battle_statistics(
         )
         grid = values[k + 1 :, 1:]
     grid_moments = _GridMoments({m: grid[:, :, i] for i, m in enumerate(moments)}, k, A, D)
-    return {name: _DEFINITIONS[name].compute(grid_moments) for name in names}
+    return {name: _DEFINITIONS[name].value(grid_moments) for name in names}

@@ -29,7 +29,7 @@ import numpy as np
 
 from riskmath._validation import capped, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError
-from riskmath.odds._sweeps import kernel
+from riskmath.odds._sweeps import kernel, unit_interval_array
 from riskmath.odds.dice import CombatRules, resolve_rules
 
 if TYPE_CHECKING:
@@ -119,9 +119,11 @@ class BattleChain:
         from scipy.sparse.linalg import splu
 
         T = self.Q.shape[0]
-        check_cost(  # the LU factors fill in the band of width min(attackers, defenders)
+        band = min(self.attackers - self.stop_at, self.defenders) + 2
+        check_cost(  # the LU factors fill in the band of width min(attackers, defenders); measured: 300 x 300, 3 s
             lambda: f"the LU factorisation of {self!r}",
-            memory=40.0 * T * (min(self.attackers - self.stop_at, self.defenders) + 2),
+            memory=40.0 * T * band,
+            seconds=3e-10 * T * band * band,
         )
         identity = sp.identity(T, format="csc")
         return splu((identity - self.Q).tocsc())
@@ -145,7 +147,7 @@ class BattleChain:
 
         T, n = self.R.shape
         check_cost(lambda: f"absorption_probabilities() of {self!r} ({T} x {n}, dense)", memory=24.0 * T * n)
-        B = self._lu.solve(self.R.toarray())  # type: ignore[attr-defined]
+        B = unit_interval_array(self._lu.solve(self.R.toarray()))  # type: ignore[attr-defined]
         return pd.DataFrame(B, index=self.transient_states, columns=self.absorbing_states)
 
     def absorption_distribution(self, start: tuple[int, int] | None = None) -> pd.Series:
@@ -159,7 +161,8 @@ class BattleChain:
         e = np.zeros(self.Q.shape[0])
         e[self._start(start)] = 1.0
         visits = self._lu.solve(e, trans="T")  # type: ignore[attr-defined]
-        return pd.Series(self.R.T @ visits, index=self.absorbing_states, name="probability")
+        probabilities = unit_interval_array(self.R.T @ visits)  # round-off of the solve clipped to [0, 1]
+        return pd.Series(probabilities, index=self.absorbing_states, name="probability")
 
     def expected_rolls(self) -> pd.Series:
         """Expected rolls to absorption, ``t = (I - Q)^{-1} 1``, for every start state."""

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from riskmath._validation import check_cost, check_int, check_probability, is_sequence, shown, warn_deprecated
+from riskmath._validation import capped, check_cost, check_int, check_probability, is_sequence, shown, warn_deprecated
 from riskmath.errors import InvalidArgumentError
-from riskmath.odds._sweeps import kernel
+from riskmath.odds._sweeps import kernel, unit_interval_array
 from riskmath.odds.conquests import (
     Conquest,
     Number,
@@ -34,7 +34,7 @@ from riskmath.odds.conquests import (
     check_path,
     check_steps,
     describe_path,
-    plain_number,
+    plain_probability,
     sweep,
     zero_vector,
 )
@@ -91,6 +91,14 @@ def armies_needed(
     arithmetic, so the answer is exact: ``n - 1`` armies fall short and ``n``
     do not.
 
+    The cost of the whole search is estimated before the first conquest,
+    from a rough guess of the answer: the armies left behind, plus what
+    killing every defender costs on average (the attacker's expected losses
+    per defender killed, in a roll of the most dice on both sides).  A
+    search that would not fit in the limits of :func:`riskmath.set_limits`
+    (a path of a million defenders, say) is refused at once with
+    :class:`~riskmath.ResourceLimitError`.
+
     Examples
     --------
     >>> armies_needed(10, 0.9)
@@ -104,6 +112,17 @@ def armies_needed(
     limit = check_int("max_attackers", max_attackers, minimum=1)
     combat = resolve_rules(rules)
     target = Fraction(wanted)
+    likely = min(_armies_likely(path, leaves, combat), limit)
+    memory, seconds = battles_cost([(likely, d) for d in path], combat, False, 2 * len(path))
+    check_cost(
+        lambda: (
+            f"armies_needed({describe_path(path)}, probability={shown(probability)}), a search among conquests "
+            f"of about {shown(likely)} attackers,"
+        ),
+        memory=memory,
+        seconds=seconds * (math.log2(max(likely, 2)) + 2),  # doubling up to the answer, then a bisection
+        hint="ask for a lower probability or a shorter path; ",
+    )
 
     def enough(n: int) -> bool:
         memory, seconds = battles_cost([(n, d) for d in path], combat, False, 2 * len(path))
@@ -137,6 +156,22 @@ def armies_needed(
         else:
             low = middle
     return high
+
+
+def _armies_likely(path: Sequence[int], leaves: Sequence[int], rules: CombatRules) -> int:
+    """A rough guess of :func:`armies_needed`'s answer, for the cost of its search.
+
+    The armies left behind, plus what killing every defender costs on
+    average: the expected attacker losses per defender killed in a roll of
+    the most dice on both sides, which a long battle mostly throws.  Near
+    the answer for a long path and any likely success (a very unlikely one
+    needs fewer), and an estimate of the cost is all it is for.
+    """
+    by_loss = kernel(rules).prob[rules.attacker_max_dice][rules.defender_max_dice]
+    pairs = len(by_loss) - 1
+    ratio = sum(i * p for i, p in enumerate(by_loss)) / sum((pairs - i) * p for i, p in enumerate(by_loss))
+    (defenders,) = capped(sum(path))
+    return sum(leaves[:-1]) + 1 + math.floor(float(ratio) * defenders)
 
 
 class CombinedAttack:
@@ -215,7 +250,7 @@ class CombinedAttack:
     @property
     def win_probability(self) -> Number:
         """Probability that one of the stacks takes the territory (the combined attack is won)."""
-        return plain_number(self._left[0], self.exact)
+        return plain_probability(self._left[0], self.exact)
 
     @property
     def capture_probability(self) -> Number:
@@ -228,7 +263,7 @@ class CombinedAttack:
         import pandas as pd
 
         return pd.Series(
-            self._captured_by,
+            [plain_probability(p, self.exact) for p in self._captured_by],
             index=pd.RangeIndex(len(self.stacks), name="stack"),
             name="probability",
             dtype=object if self.exact else float,
@@ -240,7 +275,7 @@ class CombinedAttack:
         import pandas as pd
 
         return pd.Series(
-            list(self._left),
+            [plain_probability(p, self.exact) for p in self._left],
             index=pd.Index(range(self.defenders + 1), name="defenders"),
             name="probability",
             dtype=object if self.exact else float,
@@ -257,7 +292,7 @@ class CombinedAttack:
         j = check_int("stack", stack, minimum=0, maximum=len(self.stacks) - 1)
         values = self._survivors[j]
         return pd.Series(
-            list(values),
+            [plain_probability(p, self.exact) for p in values],
             index=pd.Index(range(len(values)), name="attackers"),
             name="probability",
             dtype=object if self.exact else float,
@@ -481,7 +516,7 @@ def success_curve(
         seconds=seconds,
         hint="use exact=False; " if exact else "use a smaller max_attackers; ",
     )
-    curve = success_functions(plan, X, kernel(combat), exact)[id(plan)]
+    curve = unit_interval_array(success_functions(plan, X, kernel(combat), exact)[id(plan)])
     return pd.Series(
         curve,
         index=pd.RangeIndex(0, X + 1, name="attackers"),

@@ -23,7 +23,7 @@ the distribution of armies at each leaf *given that the whole plan succeeds*.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -41,7 +41,7 @@ from riskmath.odds.conquests import (
     battles_cost,
     check_exact,
     mean_sd,
-    plain_number,
+    plain_probability,
     zero_vector,
 )
 from riskmath.odds.dice import CombatRules, resolve_rules
@@ -99,6 +99,11 @@ class Target:
     def __post_init__(self) -> None:
         check_int("Target.defenders", self.defenders, minimum=1)
         check_int("Target.leave", self.leave, minimum=0)
+        if self.name is not None and not isinstance(self.name, str):
+            raise InvalidArgumentError(f"Target.name must be a string or None, got {shown(self.name)}")
+        given: object = self.then  # annotated as Targets, but anything may be passed
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise InvalidArgumentError(f"Target.then must be a sequence of Targets, got {shown(self.then)}")
         then = tuple(self.then)
         for child in then:
             if not isinstance(child, Target):
@@ -110,6 +115,8 @@ class Target:
                 raise InvalidArgumentError(f"Target.split must be 'even', a sequence or a function, got {shown(split)}")
         elif callable(split):
             pass
+        elif not isinstance(split, Iterable):
+            raise InvalidArgumentError(f"Target.split must be 'even', a sequence or a function, got {shown(split)}")
         else:
             shares = tuple(split)
             if len(shares) != len(then):
@@ -243,7 +250,7 @@ def success_functions(plan: Target, attackers: int, kern: Kernel, exact: bool) -
     success: dict[int, Vector] = {}
     for node in reversed(list(plan.walk())):  # depth first, reversed: every child before its parent
         if len(node.then) == 1 and node.split == "even":  # a path: the one child gets everyone moving on
-            win = success[id(node.then[0])][np.maximum(np.arange(X + 1) - node.leave, 0)]
+            win = success[id(node.then[0])][np.maximum(np.arange(X + 1) - min(node.leave, X + 1), 0)]
         else:
             win = np.array([_children_value(node, y, success, exact) for y in range(X + 1)], dtype=object)
         win[0] = 0
@@ -343,7 +350,7 @@ class PlanResult:
     @cached_property
     def win_probability(self) -> Any:
         """Probability that every target of the plan falls (the plan is won)."""
-        return plain_number(self._success[id(self.plan)][self.attackers], self.exact)
+        return plain_probability(self._success[id(self.plan)][self.attackers], self.exact)
 
     @property
     def success_probability(self) -> Any:
@@ -399,11 +406,11 @@ class PlanResult:
                     "parent": parent,
                     "defenders": node.defenders,
                     "leave": node.leave,
-                    "attack_probability": attacked,
+                    "attack_probability": plain_probability(attacked, self.exact),
                     "expected_attackers": mean,
                     "std_attackers": sd,
-                    "capture_probability": sum(self._won[label]),
-                    "subtree_success_probability": sum(force * self._success[id(node)]),
+                    "capture_probability": plain_probability(sum(self._won[label]), self.exact),
+                    "subtree_success_probability": plain_probability(sum(force * self._success[id(node)]), self.exact),
                 }
             )
         return pd.DataFrame(rows, index=pd.Index(self.labels, name="target"))

@@ -22,20 +22,32 @@ included.
 from __future__ import annotations
 
 import itertools
+import math
+import numbers
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from riskmath._validation import capped, check_cost, check_int, shown
-from riskmath.errors import InvalidArgumentError
-from riskmath.odds._sweeps import Kernel, kernel
+import numpy as np
+
+from riskmath._validation import capped, check_cost, check_int, is_sequence, shown
+from riskmath.errors import InvalidArgumentError, ResourceLimitError
+from riskmath.odds._sweeps import Kernel, kernel, unit_interval
 from riskmath.odds.dice import CombatRules, resolve_rules
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["OBJECTIVES", "Policy", "optimal_policy", "solve_matrix_game"]
+__all__ = [
+    "OBJECTIVES",
+    "SUPPORT_PAIRS",
+    "Policy",
+    "optimal_policy",
+    "solve_game",
+    "solve_matrix_game",
+    "support_pairs",
+]
 
 Number = Any  # float or Fraction: the code below is written for both
 
@@ -48,25 +60,42 @@ STOP = "stop"
 def solve_matrix_game(
     payoff: Sequence[Sequence[Number]], *, tolerance: float = 0
 ) -> tuple[Number, tuple[Number, ...], tuple[Number, ...]]:
-    """Value and optimal mixed strategies of a small zero-sum matrix game.
+    """Value and optimal mixed strategies of a zero-sum matrix game.
 
     The row player maximizes ``x^T M y``, the column player minimizes it.
-    Solved by support enumeration (Shapley-Snow): for each pair of equal-size
-    row and column supports, the equalizing strategies are computed and kept
-    if they are feasible and optimal.  Exact with Fractions; for floats,
-    ``tolerance`` absorbs round-off in the feasibility checks.
+    A pure saddle point is found first.  Otherwise a small game is solved
+    by support enumeration (Shapley-Snow): for each pair of equal-size row
+    and column supports, the equalizing strategies are computed and kept if
+    they are feasible and optimal.  Its cost grows exponentially with the
+    size, so a game with more than ``SUPPORT_PAIRS`` (500) pairs of supports
+    (from about 7 x 6 up) is solved as a linear programme instead, by the
+    simplex method with Bland's rule, whose cost is polynomial in practice
+    (a 12 x 12 game takes milliseconds).  Exact with Fractions (and integers,
+    taken as Fractions); for floats, ``tolerance`` absorbs round-off in the
+    checks of the first two methods, and the simplex's results are optimal
+    to round-off.  Float strategies are probabilities: in [0, 1], summing
+    to 1.
 
     Parameters
     ----------
-    payoff : sequence of sequences
-        ``payoff[r][c]``: the row player's gain.
+    payoff : sequence of sequences, or a 2-d NumPy array
+        ``payoff[r][c]``: the row player's gain, a finite real number.
     tolerance : float, default 0
-        Slack for the optimality checks; keep the integer 0 for Fractions
-        (adding a float would round them).
+        Slack for the optimality checks, finite and ``>= 0``; keep the
+        integer 0 for Fractions (a float is taken exactly, as a Fraction).
 
     Returns
     -------
     (value, row_strategy, column_strategy)
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``payoff`` is not a non-empty rectangular table of finite real
+        numbers (the message names the first bad entry), or ``tolerance`` is
+        not a finite number ``>= 0``.
+    ResourceLimitError
+        If the game is too large for the limits of :func:`riskmath.set_limits`.
 
     Examples
     --------
@@ -75,6 +104,14 @@ def solve_matrix_game(
     >>> solve_matrix_game([[Fraction(1), Fraction(-1)], [Fraction(-1), Fraction(1)]])
     (Fraction(0, 1), (Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
     """
+    table, exact = _checked_payoff(payoff)
+    return solve_game(table, _checked_tolerance(tolerance, exact), exact)
+
+
+def solve_game(
+    payoff: list[list[Number]], tolerance: Number, exact: bool
+) -> tuple[Number, tuple[Number, ...], tuple[Number, ...]]:
+    """:func:`solve_matrix_game` of a checked table (all Fractions if ``exact``, else all floats; layer-internal)."""
     m, n = len(payoff), len(payoff[0])
     # A pure saddle point settles most states at once.
     lower = [min(row) for row in payoff]
@@ -85,6 +122,110 @@ def solve_matrix_game(
     c_best = next(c for c in range(n) if upper[c] <= best_upper + tolerance)
     if upper[c_best] - lower[r_best] <= 2 * tolerance:
         return lower[r_best], _unit(m, r_best, payoff), _unit(n, c_best, payoff)
+    if support_pairs(m, n) <= SUPPORT_PAIRS:
+        found = _enumerate_supports(payoff, tolerance)
+        if found is not None:
+            return found
+    return _simplex(payoff, exact)
+
+
+#: Games with more pairs of equal-size supports than this are solved by the simplex method (see
+#: :func:`solve_matrix_game`): 431 for 6 x 5, 1,715 for 7 x 6, 2.7 million for 12 x 12.
+SUPPORT_PAIRS = 500
+
+
+def support_pairs(rows: int, columns: int) -> int:
+    """Pairs of equal-size supports of two or more strategies: what support enumeration tries at most."""
+    total = 0
+    for size in range(2, min(rows, columns) + 1):
+        total += math.comb(rows, size) * math.comb(columns, size)
+        if total > SUPPORT_PAIRS:
+            break  # enough to know
+    return total
+
+
+def _checked_payoff(payoff: object) -> tuple[list[list[Number]], bool]:
+    """The payoff table as lists, all Fractions (every entry rational) or all floats; and whether exact."""
+    if getattr(payoff, "ndim", None) == 2 and hasattr(payoff, "tolist"):
+        payoff = payoff.tolist()
+    if not is_sequence(payoff) or not len(payoff):
+        raise InvalidArgumentError(f"payoff must be a non-empty table of numbers (rows), got {shown(payoff)}")
+    rows: list[Sequence[object]] = []
+    for r, row in enumerate(payoff):
+        if not is_sequence(row) or not len(row):
+            raise InvalidArgumentError(f"payoff[{r}] must be a non-empty row of numbers, got {shown(row)}")
+        if len(row) != len(payoff[0]):
+            raise InvalidArgumentError(
+                f"payoff must be rectangular: payoff[{r}] has {len(row)} entries, payoff[0] has {len(payoff[0])}"
+            )
+        rows.append(row)
+    m, n = len(rows), len(rows[0])
+
+    def cost(exact: bool) -> None:
+        check_cost(
+            lambda: f"solve_matrix_game of a {m} x {n} game{'' if exact else ' of floats'}",
+            memory=(200.0 if exact else 40.0) * (m + 1) * (m + n + 1),
+            seconds=_simplex_seconds(m, n, exact) + 1e-6 * m * n,
+        )
+
+    cost(False)  # before the entries are read one by one: the cheaper kind of game, by its size alone
+    exact = True
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not _finite(value):
+                raise InvalidArgumentError(f"payoff[{r}][{c}] must be a finite real number, got {shown(value)}")
+            exact = exact and isinstance(value, numbers.Rational)
+    if exact:
+        cost(True)
+    if exact:
+        return [[_fraction(v) for v in row] for row in rows], True
+    table: list[list[Number]] = []
+    for r, row in enumerate(rows):
+        table.append([])
+        for c, value in enumerate(row):
+            try:
+                table[-1].append(float(value))  # type: ignore[arg-type]
+            except OverflowError:  # an integer beyond the floats, in a game of floats
+                raise InvalidArgumentError(
+                    f"payoff[{r}][{c}] is too large for a game of floats, got {shown(value)}"
+                ) from None
+    return table, False
+
+
+def _fraction(value: Any) -> Fraction:
+    """A real number as an exact Fraction (a float exactly, a NumPy integer as a Python one)."""
+    if isinstance(value, numbers.Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    return Fraction(float(value))
+
+
+def _finite(value: numbers.Real) -> bool:
+    """Whether a real number is finite (a rational always is, however large: no float conversion)."""
+    return isinstance(value, numbers.Rational) or math.isfinite(value)
+
+
+def _checked_tolerance(tolerance: object, exact: bool) -> Number:
+    """``tolerance``: a finite real ``>= 0``; exact (an int or a Fraction) for an exact game."""
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, numbers.Real)
+        or not _finite(tolerance)
+        or tolerance < 0
+    ):
+        raise InvalidArgumentError(f"tolerance must be a finite number >= 0, got {shown(tolerance)}")
+    if exact:
+        return 0 if tolerance == 0 else _fraction(tolerance)
+    try:
+        return float(tolerance)
+    except OverflowError:
+        raise InvalidArgumentError(f"tolerance is too large for a game of floats, got {shown(tolerance)}") from None
+
+
+def _enumerate_supports(
+    payoff: list[list[Number]], tolerance: Number
+) -> tuple[Number, tuple[Number, ...], tuple[Number, ...]] | None:
+    """Support enumeration (Shapley-Snow), smallest supports first; None if round-off hid every equilibrium."""
+    m, n = len(payoff), len(payoff[0])
     for size in range(2, min(m, n) + 1):
         for rows in itertools.combinations(range(m), size):
             for cols in itertools.combinations(range(n), size):
@@ -102,7 +243,91 @@ def solve_matrix_game(
                     sum(col_mix[c] * payoff[r][c] for c in range(n)) <= value + tolerance for r in range(m)
                 ):
                     return value, tuple(row_mix), tuple(col_mix)
-    raise ArithmeticError(f"no equilibrium found for {payoff!r}")  # pragma: no cover - a game always has one
+    return None
+
+
+#: Seconds per entry of the simplex tableau per pivot (floats in NumPy; Fractions, whose sizes grow: measured, a
+#: 40 x 40 game of small integers takes about 8 s, a 200 x 200 game of floats about 4 s), and the
+#: pivots estimated: about twice the rows and columns; Bland's rule never cycles, and a game still unsolved after
+#: many times that many pivots is refused rather than left to run.
+_PIVOT_FLOAT = 6e-8
+_PIVOT_EXACT = 3e-6
+
+
+def _simplex_seconds(m: int, n: int, exact: bool) -> float:
+    per_entry = _PIVOT_EXACT * (1 + (m + n) / 20) if exact else _PIVOT_FLOAT  # Fractions grow with the game
+    return 2.0 * (m + n) * (m + 1) * (m + n + 1) * per_entry
+
+
+def _simplex(payoff: list[list[Number]], exact: bool) -> tuple[Number, tuple[Number, ...], tuple[Number, ...]]:
+    """The game as the linear programme ``max 1.w  s.t.  M' w <= 1, w >= 0``, by the simplex method (Bland's rule).
+
+    ``M'`` is the payoff shifted to entries >= 1 (and, for floats, scaled to at most 1), so that its value
+    ``v'`` is positive; then ``v' = 1 / sum(w)``, the column strategy is ``w v'`` and the row strategy the
+    duals (the objective row under the slack columns) times ``v'``.
+    """
+    m, n = len(payoff), len(payoff[0])
+    low = min(min(row) for row in payoff)
+    shift = 1 - low
+    table = np.array(payoff, dtype=object if exact else float) + shift
+    scale = table.max() if not exact else 1
+    if not exact:
+        table = table / scale
+    one = Fraction(1) if exact else 1.0
+    tableau = np.zeros((m + 1, n + m + 1), dtype=object if exact else float)
+    if exact:
+        tableau[:] = Fraction(0)
+    tableau[:m, :n] = table
+    for i in range(m):
+        tableau[i, n + i] = one
+        tableau[i, -1] = one
+    tableau[m, :n] = -one
+    eps = 0 if exact else 1e-12
+    basis = list(range(n, n + m))
+    for _ in range(50 * (m + n) + 100):
+        entering = np.nonzero(tableau[m, :-1] < -eps)[0]
+        if not entering.size:
+            break
+        j = int(entering[0])  # Bland: the first improving column
+        leaving = _leaving_row(tableau[:m], j, basis, eps)
+        pivot_row = tableau[leaving] / tableau[leaving, j]
+        tableau -= np.outer(tableau[:, j], pivot_row)  # every row, the pivot's too (to zero) ...
+        tableau[leaving] = pivot_row  # ... which is then put back
+        basis[leaving] = j
+    else:
+        pivots = 50 * (m + n) + 100
+        raise ResourceLimitError(f"solve_matrix_game of a {m} x {n} game did not converge in {pivots} pivots")
+    w = [one * 0] * n
+    for i, b in enumerate(basis):
+        if b < n:
+            w[b] = tableau[i, -1]
+    duals = [tableau[m, n + i] for i in range(m)]
+    total = sum(w)
+    value_shifted = one / total
+    x = [u * value_shifted for u in duals]
+    y = [v * value_shifted for v in w]
+    if exact:
+        return value_shifted - shift, tuple(x), tuple(y)
+    return float(value_shifted * scale - shift), _distribution(x), _distribution(y)
+
+
+def _leaving_row(rows: np.ndarray, j: int, basis: list[int], eps: float) -> int:
+    """Bland's ratio test: the row of least ``rhs / entry`` over positive entries of column ``j``, ties to the
+    row whose basic variable comes first.  There is one: every entry of the shifted payoff is positive."""
+    leaving, best = -1, None
+    for i in range(rows.shape[0]):
+        if rows[i, j] > eps:
+            ratio = rows[i, -1] / rows[i, j]
+            if best is None or ratio < best or (ratio == best and basis[i] < basis[leaving]):
+                leaving, best = i, ratio
+    return leaving
+
+
+def _distribution(weights: list[Any]) -> tuple[float, ...]:
+    """Float weights as probabilities: round-off below 0 clipped, then normalised to sum 1."""
+    clipped = [max(float(w), 0.0) for w in weights]
+    total = math.fsum(clipped)
+    return tuple(w / total for w in clipped)
 
 
 def _unit(n: int, k: int, payoff: Sequence[Sequence[Number]]) -> tuple[Number, ...]:
@@ -204,8 +429,12 @@ class Policy:
         self.rules: CombatRules = resolve_rules(rules)
         A, D = capped(self.attackers, self.defenders)
         states = A * D
-        # Measured per state (bench figures in the report on issue 11), rounded up.
+        # Measured per state (bench figures in the report on issue 11), rounded up; with many dice a two-sided
+        # state's game is solved by the simplex method (see solve_matrix_game).
         per_state = 6e-5 if not exact else 3.5e-4 * (1 + (A + D) / 400)
+        rows, columns = self.rules.attacker_max_dice + 1, self.rules.defender_max_dice
+        if two_sided and support_pairs(rows, columns) > SUPPORT_PAIRS:
+            per_state += _simplex_seconds(rows, columns, exact)
         check_cost(
             lambda: (
                 f"optimal_policy(attackers={shown(self.attackers)}, defenders={shown(self.defenders)}"
@@ -230,6 +459,13 @@ class Policy:
         A, D, u, tol = self.attackers, self.defenders, self._u, self.tolerance
         ma, md = kern.max_a, kern.max_d
         value: list[list[Number]] = [[u(a, d) for d in range(D + 1)] for a in range(A + 1)]
+        if callable(self.objective):  # a user's function: its values must be numbers the sums can use
+            for a, row in enumerate(value):
+                for d, v in enumerate(row):
+                    if not isinstance(v, numbers.Real) or not _finite(v):
+                        raise InvalidArgumentError(
+                            f"objective({a}, {d}) must return a finite real number, got {shown(v)}"
+                        )
         plain: list[list[Number]] = [row[:] for row in value]
         self._attacker: dict[tuple[int, int], dict[Any, Number]] = {}
         self._defender: dict[tuple[int, int], dict[int, Number]] = {}
@@ -255,7 +491,7 @@ class Policy:
                     self._attacker[(a, d)] = {actions[choice]: 1}
                     self._defender[(a, d)] = {e_max: 1}
                 else:
-                    game_value, x, y = solve_matrix_game(payoff, tolerance=tol)
+                    game_value, x, y = solve_game(payoff, tol, self.exact)
                     value[a][d] = game_value
                     self._attacker[(a, d)] = {act: p for act, p in zip(actions, x, strict=True) if p > tol}
                     self._defender[(a, d)] = {e: q for e, q in zip(defenses, y, strict=True) if q > tol}
@@ -268,20 +504,30 @@ class Policy:
     @property
     def value(self) -> Number:
         """Optimal value from the largest state."""
-        return self._value[self.attackers][self.defenders]
+        return self._shown(self._value[self.attackers][self.defenders])
 
     @property
     def max_dice_value(self) -> Number:
         """Value from the largest state when both sides always throw maximum dice."""
-        return self._plain[self.attackers][self.defenders]
+        return self._shown(self._plain[self.attackers][self.defenders])
+
+    def _shown(self, value: Number) -> Number:
+        """A value as reported: a probability (the named objectives) clipped to [0, 1] against round-off."""
+        return value if callable(self.objective) else unit_interval(value)
 
     def action(self, attackers: int, defenders: int) -> dict[Any, Number]:
         """The attacker's optimal action at a state: ``{dice or "stop": probability}``."""
-        return dict(self._attacker[(attackers, defenders)])
+        return dict(self._attacker[self._state(attackers, defenders)])
 
     def defence(self, attackers: int, defenders: int) -> dict[int, Number]:
         """The defender's optimal dice at a state: ``{dice: probability}``."""
-        return dict(self._defender[(attackers, defenders)])
+        return dict(self._defender[self._state(attackers, defenders)])
+
+    def _state(self, attackers: int, defenders: int) -> tuple[int, int]:
+        """A solved state ``(attackers, defenders)``, checked."""
+        a = check_int("attackers", attackers, minimum=1, maximum=self.attackers)
+        d = check_int("defenders", defenders, minimum=1, maximum=self.defenders)
+        return a, d
 
     #: The same method as :meth:`defence`, spelled the US way (the project's spelling).
     defense = defence
@@ -301,8 +547,8 @@ class Policy:
                     "attacker_strategy": strategy,
                     "defender_dice": next(iter(defense)) if len(defense) == 1 else "mixed",
                     "defender_strategy": defense,
-                    "value": self._value[a][d],
-                    "max_dice_value": self._plain[a][d],
+                    "value": self._shown(self._value[a][d]),
+                    "max_dice_value": self._shown(self._plain[a][d]),
                     "max_dice": min(self.rules.attacker_max_dice, a),
                 }
             )
