@@ -6,13 +6,15 @@ import random
 from itertools import combinations
 from typing import Any, Protocol, runtime_checkable
 
+from riskmath._validation import shown
+from riskmath.errors import InvalidArgumentError
 from riskmath.game.cards import Symbol
 from riskmath.game.checked import Checked, to_action, to_engine
 from riskmath.game.phase import Phase
 from riskmath.game.position import defender_dice_most, most_to_move, room, trade_down_over, trade_forced
 from riskmath.game.state import GameState
 
-__all__ = ["Agent", "AggressiveAgent", "RandomAgent"]
+__all__ = ["Agent", "AggressiveAgent", "RandomAgent", "check_asked"]
 
 # The phases as module constants: the decisions below compare them many times a turn.
 _ATTACK, _OCCUPY, _FORTIFY, _DEFEND = Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY, Phase.DEFEND
@@ -48,6 +50,30 @@ class Agent(Protocol):
         ...  # pragma: no cover - protocol
 
 
+def check_asked(state: object, rng: object) -> None:
+    """Refuse, in one clear line, what no agent can act on: called first by the built-in agents' ``act``.
+
+    ``state`` must be a :class:`~riskmath.game.state.GameState` at a
+    decision (not over, not a chance node: ``GameState.sample_chance``
+    resolves those) and ``rng`` a :class:`random.Random`.  Outside clients
+    (another engine, a notebook) meet this error instead of an
+    ``AttributeError`` or ``IndexError`` from inside the agent.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Naming the bad argument.
+    """
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"state must be a GameState, got {type(state).__name__}: {shown(state)}")
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"rng must be a random.Random, got {type(rng).__name__}: {shown(rng)}")
+    if state.is_terminal():
+        raise InvalidArgumentError(f"the game is over: no decision to take in {state!r}")
+    if state.is_chance_node():
+        raise InvalidArgumentError(f"{state!r} is a chance node, not a decision: resolve it with sample_chance()")
+
+
 class _BuiltIn:
     """Trusted (see the module docstring) until a subclass overrides ``act`` without saying so."""
 
@@ -74,6 +100,7 @@ class RandomAgent(_BuiltIn):
     name = "random"
 
     def act(self, state: GameState, rng: random.Random) -> Any:
+        check_asked(state, rng)
         return rng.choice(state.legal_actions())
 
     def _decide(self, state: GameState, rng: random.Random) -> Checked:
@@ -124,6 +151,7 @@ class AggressiveAgent(_BuiltIn):
         return f"AggressiveAgent(ratio={self.ratio!r})"
 
     def act(self, state: GameState, rng: random.Random) -> Any:
+        check_asked(state, rng)
         return to_action(state.game, self._decide(state, rng))
 
     def _decide(self, state: GameState, rng: random.Random) -> Checked:

@@ -40,7 +40,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from riskmath.agents.basic import first_trade
+from riskmath.agents.basic import check_asked, first_trade
 from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
     ContinentPlan,
@@ -134,6 +134,7 @@ class OddsAgent:
 
     # -- the protocol ---------------------------------------------------------------
     def act(self, state: GameState, rng: random.Random) -> Any:
+        check_asked(state, rng)
         handler = _HANDLERS.get(state.phase)
         action = None if handler is None else getattr(self, handler)(state)
         if action is not None and state.is_legal(action):

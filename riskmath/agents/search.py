@@ -39,6 +39,7 @@ import statistics
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from riskmath.agents.basic import check_asked
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate.estimate import victory_list
@@ -152,6 +153,7 @@ class SearchAgent:
         )
 
     def act(self, state: GameState, rng: random.Random) -> Any:
+        check_asked(state, rng)
         guided = self._guide.act(state, rng)
         options = self._options(state, guided)
         if len(options) <= 1:

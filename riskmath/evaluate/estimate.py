@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import deprecated
+from riskmath._validation import deprecated, shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._coefficients import COEFFICIENTS
 from riskmath.evaluate._features import player_features
+from riskmath.evaluate.outlook import check_state
 from riskmath.game.phase import Phase
 
 if TYPE_CHECKING:
@@ -56,10 +57,7 @@ _SETUP = (
 
 
 def _check_state(state: object) -> GameState:
-    from riskmath.game.state import GameState
-
-    if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"state must be a GameState, got {type(state).__name__}: {state!r}")
+    state = check_state(state)
     if state.phase in _SETUP or -1 in state.position.owner:
         raise InvalidArgumentError(f"state must be past the set-up, got {state!r}")
     return state
@@ -217,6 +215,8 @@ def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
     rows: list[list[Any]] = []
     game = None
     last_turn, last = 0, None
+    if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
+        raise InvalidArgumentError(f"states must be an iterable of GameStates, got {shown(states)}")
     for state in states:
         if not isinstance(state, GameState):
             raise InvalidArgumentError(f"states must be GameStates, got {type(state).__name__}: {state!r}")
@@ -300,7 +300,12 @@ def calibration_table(predicted: Any, outcomes: Any, *, bins: int = 10) -> pd.Da
     from riskmath._validation import check_int
 
     bins = check_int("bins", bins, minimum=1, maximum=10_000)
-    p = np.asarray(predicted, dtype=float).ravel()
+    try:
+        p = np.asarray(predicted, dtype=float).ravel()
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidArgumentError(
+            f"predicted must be probabilities in [0, 1] (a sequence of numbers), got {shown(predicted)}"
+        ) from None
     raw = np.asarray(outcomes)
     if raw.dtype.kind not in "biuf":
         raise InvalidArgumentError(f"outcomes must be 0 or 1, got an array of {raw.dtype}")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from riskmath._validation import shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
 from riskmath.game.cards import is_set
@@ -129,6 +130,7 @@ def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
     >>> threats(state, reinforcements=True).loc[["China", "Ontario"], "attackers"].tolist()
     [10, 9]
     """
+    check_state(state)
     import pandas as pd
 
     names = state.game.board.territories
@@ -181,6 +183,7 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
     1                18  (South America,)      3      8
     2                14      (Australia,)      3      6
     """
+    check_state(state)
     import pandas as pd
 
     game = state.game
@@ -295,8 +298,10 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     >>> plan_continent(state, 1, "Africa").probability    # without the 8 armies
     0.0
     """
+    check_state(state)
+    _check_player(state, player)
     game = state.game
-    members = game.board.continents[continent].ids
+    members = continent_members(state, continent)
     owners, stacks = owners_and_armies(state)
     enemy = {t for t in members if owners[t] != player}
     if not enemy:
@@ -392,7 +397,9 @@ def hold_probability(state: GameState, player: int, continent: str) -> float:
     >>> hold_probability(state, 1, "South America"), hold_probability(state, 0, "South America")
     (1.0, 0.0)
     """
-    members = state.game.board.continents[continent].ids
+    check_state(state)
+    _check_player(state, player)
+    members = continent_members(state, continent)
     if any(state.owner(t) != player for t in members):
         return 0.0
     return kept_probability(members, fall_probabilities(state, True))
@@ -461,6 +468,7 @@ def continent_outlook(state: GameState, player: int, *, armies: int | None = Non
     """
     import pandas as pd
 
+    check_state(state)
     _check_player(state, player)
     extra = _at_hand(state, player) if armies is None else armies
     if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
@@ -485,9 +493,33 @@ def continent_outlook(state: GameState, player: int, *, armies: int | None = Non
     return pd.DataFrame(rows).set_index("continent")
 
 
+def check_state(state: object) -> GameState:
+    """``state`` itself if it is a :class:`~riskmath.game.state.GameState`; else an error naming what it is.
+
+    For the evaluation functions' arguments (layer-internal): a wrong object fails here, in one clear line,
+    rather than deep inside as an ``AttributeError``.
+    """
+    from riskmath.game.state import GameState
+
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"state must be a GameState, got {type(state).__name__}: {shown(state)}")
+    return state
+
+
+def continent_members(state: GameState, continent: object) -> tuple[int, ...]:
+    """The territory ids of ``continent`` (a name on the state's board), or an error listing the names."""
+    continents = state.game.board.continents
+    if not isinstance(continent, str) or continent not in continents:
+        raise InvalidArgumentError(
+            f"continent must be the name of one of the board's continents ({', '.join(continents)}), "
+            f"got {shown(continent)}"
+        )
+    return continents[continent].ids
+
+
 def _check_player(state: GameState, player: object) -> None:
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.game.players:
-        raise InvalidArgumentError(f"player must be a seat 0..{state.game.players - 1}, got {player!r}")
+        raise InvalidArgumentError(f"player must be a seat 0..{state.game.players - 1}, got {shown(player)}")
 
 
 # -- one number per player --------------------------------------------------------------
@@ -607,6 +639,7 @@ def position_value(state: GameState, *, weights: Mapping[str, float] | None = No
     >>> position_value(state, weights=only_land)["value"].round(3).tolist()
     [0.238, 0.429, 0.333]
     """
+    check_state(state)
     import pandas as pd
 
     chosen = dict(VALUE_WEIGHTS if weights is None else weights)

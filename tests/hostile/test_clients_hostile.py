@@ -1,0 +1,118 @@
+"""Issue 19, class 7 (unclear errors), as an outside client meets them: agents and evaluations asked wrongly.
+
+An engine driving riskmath's agents, or a notebook calling the evaluations,
+may hand over something that is not a state, a state where nobody decides
+(the game is over, or chance moves next), a seat or a continent that does
+not exist.  Each ends in one ``InvalidArgumentError`` naming the bad value,
+never an ``AttributeError``, ``IndexError`` or ``KeyError`` from inside.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import riskmath as rm
+from riskmath import evaluate
+from riskmath.agents import AGENTS
+from riskmath.errors import InvalidArgumentError
+
+JUNK = [None, 3, "state", rm.Game(2)]
+
+
+@pytest.fixture(scope="module")
+def decision():
+    """A state past the set-up, at a decision, in a three-player game."""
+    state = rm.Game(3).new_initial_state(seed=2, auto_chance=True)
+    rng = random.Random(0)
+    agent = AGENTS["aggressive"]()
+    while state.phase is not rm.Phase.REINFORCE:
+        state = state.apply(agent.act(state, rng))
+    return state
+
+
+@pytest.fixture(scope="module")
+def over():
+    return rm.play(rm.Game(2, max_turns=200), [AGENTS["aggressive"](), AGENTS["aggressive"]()], seed=3).final
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_an_agent_given_something_else_than_a_state_says_so(name, junk):
+    with pytest.raises(InvalidArgumentError, match="state must be a GameState, got"):
+        AGENTS[name]().act(junk, random.Random(0))
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+@pytest.mark.parametrize("rng", [None, 0, "seed"], ids=repr)
+def test_an_agent_given_something_else_than_a_random_generator_says_so(name, rng, decision):
+    with pytest.raises(InvalidArgumentError, match=r"rng must be a random\.Random"):
+        AGENTS[name]().act(decision, rng)
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_an_agent_asked_at_the_end_of_a_game_says_it_is_over(name, over):
+    assert over.is_terminal()
+    with pytest.raises(InvalidArgumentError, match="the game is over"):
+        AGENTS[name]().act(over, random.Random(0))
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_an_agent_asked_at_a_chance_node_says_so(name):
+    state = rm.Game(2).new_initial_state(seed=0)
+    assert state.is_chance_node()
+    with pytest.raises(InvalidArgumentError, match="chance node"):
+        AGENTS[name]().act(state, random.Random(0))
+
+
+EVALUATIONS = {
+    "threats": lambda state: evaluate.threats(state),
+    "reinforcement_outlook": lambda state: evaluate.reinforcement_outlook(state),
+    "position_value": lambda state: evaluate.position_value(state),
+    "continent_outlook": lambda state: evaluate.continent_outlook(state, 0),
+    "hold_probability": lambda state: evaluate.hold_probability(state, 0, "Asia"),
+    "plan_continent": lambda state: evaluate.plan_continent(state, 0, "Asia"),
+    "estimate_victory_probabilities": lambda state: evaluate.estimate_victory_probabilities(state),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EVALUATIONS))
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_an_evaluation_given_something_else_than_a_state_says_so(name, junk):
+    with pytest.raises(InvalidArgumentError, match="state must be a GameState, got"):
+        EVALUATIONS[name](junk)
+
+
+@pytest.mark.parametrize("function", [evaluate.hold_probability, evaluate.plan_continent])
+@pytest.mark.parametrize("player", [None, -1, 3, True, "0"], ids=repr)
+def test_a_seat_that_does_not_exist_is_named(function, player, decision):
+    with pytest.raises(InvalidArgumentError, match=r"player must be a seat 0\.\.2, got"):
+        function(decision, player, "Asia")
+
+
+@pytest.mark.parametrize("function", [evaluate.hold_probability, evaluate.plan_continent])
+@pytest.mark.parametrize("continent", [None, "Atlantis", ["Asia"], "asia"], ids=repr)
+def test_a_continent_that_does_not_exist_is_named_with_those_that_do(function, continent, decision):
+    with pytest.raises(InvalidArgumentError, match=r"continent must be the name of one of .*Australia\), got"):
+        function(decision, 0, continent)
+
+
+@pytest.mark.parametrize("predicted", [10**400, "x", {}, [[0.5], [0.5, 0.5]]], ids=repr)
+def test_calibration_table_names_predictions_that_are_not_numbers(predicted):
+    with pytest.raises(InvalidArgumentError, match="predicted must be probabilities"):
+        evaluate.calibration_table(predicted, [1])
+
+
+@pytest.mark.parametrize("states", [None, 3, "states"], ids=repr)
+def test_victory_chances_over_names_what_is_not_a_sequence_of_states(states):
+    with pytest.raises(InvalidArgumentError, match="states must be"):
+        evaluate.victory_chances_over(states)
+
+
+def test_the_checks_leave_the_answers_alone(decision):
+    # The same decision and the same numbers as without the checks: an agent's act is its _decide, made public.
+    agent = AGENTS["aggressive"]()
+    action = agent.act(decision, random.Random(5))
+    assert decision.is_legal(action)
+    assert 0.0 <= evaluate.hold_probability(decision, 0, "Australia") <= 1.0
