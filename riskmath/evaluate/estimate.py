@@ -215,7 +215,8 @@ def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
     rows: list[list[Any]] = []
     game = None
     last_turn, last = 0, None
-    if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
+    given: object = states  # (typed as what the caller should pass; checked as anything)
+    if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
         raise InvalidArgumentError(f"states must be an iterable of GameStates, got {shown(states)}")
     for state in states:
         if not isinstance(state, GameState):
