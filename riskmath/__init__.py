@@ -32,6 +32,7 @@ from riskmath.errors import (
     SimulationInterrupted,
     StateError,
     UndefinedStatisticError,
+    WorkerError,
 )
 from riskmath.odds import (
     OBJECTIVES,
@@ -199,6 +200,7 @@ __all__ = [
     "Target",
     "TradeCards",
     "UndefinedStatisticError",
+    "WorkerError",
     "__version__",
     "armies_needed",
     "battle",
