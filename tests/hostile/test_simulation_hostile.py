@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -33,6 +34,7 @@ GAME = rm.Game(3, max_turns=40)
 AGENTS = [AggressiveAgent(), RandomAgent(), AggressiveAgent()]
 CLI = [sys.executable, "-c", "import sys; from riskmath.cli import main_exit; sys.argv[0] = 'riskmath'; main_exit()"]
 SIMULATE = ["simulate", "--players", "3", "--agents", "aggressive,random,aggressive", "--max-turns", "40"]
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="looks for the processes left in /proc")
 
 
 # -- class 2: workers ---------------------------------------------------------------------------------------------
@@ -232,6 +234,7 @@ FOREGROUND = (
 )
 
 
+@LINUX
 @pytest.mark.slow
 def test_ctrl_c_on_a_parallel_run_stops_promptly_and_writes_the_finished_games(tmp_path):
     out = tmp_path / "out.csv"
@@ -508,6 +511,7 @@ def test_a_disk_that_fills_mid_run_keeps_every_finished_game(tmp_path):
 # -- issue 19: runs that survive signals ------------------------------------------------------------------------------
 # A parallel run stops on SIGINT, SIGTERM and SIGHUP within seconds, writes the finished games, leaves no process
 # behind and exits with 128 + the signal's number; its workers end with it even when it is killed.
+@LINUX
 @pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_sigterm_and_sighup_stop_a_parallel_run_like_ctrl_c(signum, tmp_path):
@@ -528,6 +532,7 @@ def test_sigterm_and_sighup_stop_a_parallel_run_like_ctrl_c(signum, tmp_path):
     assert list(table["seed"]) == sorted(table["seed"], key=order.__getitem__)  # rewritten in seed order
 
 
+@LINUX
 @pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_an_outlook_in_parallel_stops_on_a_signal_and_leaves_no_worker(signum, tmp_path):
@@ -541,6 +546,7 @@ def test_an_outlook_in_parallel_stops_on_a_signal_and_leaves_no_worker(signum, t
     assert err.strip() == f"riskmath: interrupted{by}: no table (the shares need every game)"
 
 
+@LINUX
 @pytest.mark.slow
 def test_workers_end_with_their_parent_when_it_is_killed(tmp_path):
     out = tmp_path / "out.csv"
@@ -551,6 +557,7 @@ def test_workers_end_with_their_parent_when_it_is_killed(tmp_path):
     assert _rows_in(out) >= 2  # the rows appended as they finished are there
 
 
+@LINUX
 @pytest.mark.slow
 def test_a_run_started_with_ctrl_c_ignored_ignores_it_and_stops_on_sigterm(tmp_path):
     # As a background job of a script (`riskmath simulate ... &`): Ctrl-C is ignored by the shell's choice, and kept
@@ -616,6 +623,7 @@ def test_sigterm_in_a_parallel_run_raises_simulation_interrupted_with_the_finish
     stop = info.value
     assert stop.signum == signal.SIGTERM
     assert "simulation interrupted by SIGTERM: " in str(stop)
+    assert pickle.loads(pickle.dumps(stop)).signum == signal.SIGTERM
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # the handler was the run's only
     kept = stop.results
     assert 25 <= len(kept) < 200
@@ -686,6 +694,7 @@ os._exit(0)
 """
 
 
+@LINUX
 @pytest.mark.parametrize(
     ("function", "call"),
     [
