@@ -33,6 +33,7 @@ from riskmath.errors import (
     SimulationInterrupted,
     StateError,
     UndefinedStatisticError,
+    WorkerError,
 )
 from riskmath.odds import (
     OBJECTIVES,
@@ -214,6 +215,7 @@ __all__ = [
     "Target",
     "TradeCards",
     "UndefinedStatisticError",
+    "WorkerError",
     "__version__",
     "armies_needed",
     "battle",

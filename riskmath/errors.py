@@ -17,6 +17,8 @@ InvalidArgumentError True attackers must be an integer, got 2.5
 
 from __future__ import annotations
 
+import signal
+
 __all__ = [
     "AgentError",
     "BoardError",
@@ -29,6 +31,7 @@ __all__ = [
     "SimulationInterrupted",
     "StateError",
     "UndefinedStatisticError",
+    "WorkerError",
 ]
 
 
@@ -197,19 +200,82 @@ def _agent_error(kind: type[AgentError], message: str, agent: str, seat: int, se
 
 
 class SimulationInterrupted(KeyboardInterrupt):
-    """:func:`riskmath.simulate` was interrupted (Ctrl-C): the games that finished are in ``results``.
+    """:func:`riskmath.simulate` was interrupted: the games that finished are in ``results``.
 
-    A ``KeyboardInterrupt``, so that ``except KeyboardInterrupt`` and the
-    interpreter treat it as one; not a :class:`RiskmathError` (nothing went
-    wrong).  ``results`` is the DataFrame of the finished games, in seed order
-    (possibly empty), and ``n_games`` the number asked for.
+    Raised on Ctrl-C (a ``KeyboardInterrupt``) and, during a parallel run,
+    on SIGTERM or SIGHUP when they have no handler of the program's own
+    (see :func:`riskmath.simulate`).  A ``KeyboardInterrupt``, so that
+    ``except KeyboardInterrupt`` and the interpreter treat it as one; not a
+    :class:`RiskmathError` (nothing went wrong).
+
+    Attributes
+    ----------
+    results : pandas.DataFrame
+        The games that finished, in seed order (possibly none).
+    n_games : int
+        The number of games asked for.
+    signum : signal.Signals
+        The signal that stopped the run: ``SIGINT`` for Ctrl-C, or
+        ``SIGTERM`` or ``SIGHUP``.  A command-line program exits with
+        ``128 + signum`` (130, 143, 129), as a shell reports it.
+
+    Examples
+    --------
+    >>> import signal
+    >>> stop = SimulationInterrupted([], 10, signum=signal.SIGTERM)
+    >>> str(stop), int(stop.signum)
+    ('simulation interrupted by SIGTERM: 0 of 10 games finished (kept in .results)', 15)
     """
 
-    def __init__(self, results: object, n_games: int) -> None:
+    def __init__(self, results: object, n_games: int, *, signum: int = signal.SIGINT) -> None:
         kept = len(results)  # type: ignore[arg-type]
-        super().__init__(f"simulation interrupted: {kept} of {n_games} games finished (kept in .results)")
+        self.signum = signal.Signals(signum)
+        by = "" if self.signum == signal.SIGINT else f" by {self.signum.name}"
+        super().__init__(f"simulation interrupted{by}: {kept} of {n_games} games finished (kept in .results)")
         self.results = results
         self.n_games = n_games
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.results, self.n_games))
+        return (_interrupted, (type(self), self.results, self.n_games, int(self.signum)))
+
+
+def _interrupted(
+    kind: type[SimulationInterrupted], results: object, n_games: int, signum: int
+) -> SimulationInterrupted:
+    return kind(results, n_games, signum=signum)
+
+
+class WorkerError(RiskmathError, RuntimeError):
+    """A parallel run lost games: a worker process died, or the executor failed on a chunk of games.
+
+    A worker killed from outside (by the out-of-memory killer, say) breaks
+    a process pool: every chunk of games in flight is lost.  The message
+    names the lost games (their numbers in the run and their seeds) and
+    how the worker ended; the original exception (e.g. the pool's
+    ``BrokenProcessPool``) is chained as ``__cause__``.  A ``RuntimeError``,
+    like that one, and not a ``ValueError``: no argument was wrong.
+
+    Attributes
+    ----------
+    results : pandas.DataFrame or None
+        The games that finished, in seed order (possibly none).
+    lost_games : list of int
+        The numbers (0 for the first game of the run) of the games that
+        were in flight and are lost.
+    lost_seeds : list of int
+        Their seeds (replay one with ``riskmath.play(game, agents, seed)``).
+
+    Examples
+    --------
+    >>> error = WorkerError("a worker died", lost_games=[4, 5], lost_seeds=[11, 12])
+    >>> error.lost_games, error.results is None, isinstance(error, RuntimeError)
+    ([4, 5], True, True)
+    """
+
+    def __init__(
+        self, message: str, *, lost_games: list[int] | None = None, lost_seeds: list[int] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.lost_games = list(lost_games or [])
+        self.lost_seeds = list(lost_seeds or [])
+        self.results: object = None

@@ -17,9 +17,11 @@ Everything the command writes besides a verb's answer is here:
   :func:`any_digits`, which lets an exact answer print however long it is;
 * the end of a run: :func:`status_of` runs the command and turns every
   error into one ``riskmath: error:`` line and status 2, an interruption
-  (:class:`InterruptedRunError`, Ctrl-C) into one line and status 130,
-  and a closed pipe into status 1, never a traceback; :func:`leave` exits
-  with that status, at once (``os._exit``) after an interruption.
+  (:class:`InterruptedRunError`: Ctrl-C, or SIGTERM or SIGHUP during a
+  parallel run) into one line and status 128 + the signal's number (130,
+  143, 129), and a closed pipe into status 1, never a traceback;
+  :func:`leave` exits with that status, at once (``os._exit``) after an
+  interruption.
 
 No argument parsing and no mathematics here.
 """
@@ -30,6 +32,7 @@ import contextlib
 import dataclasses
 import errno
 import os
+import signal
 import stat
 import sys
 import tempfile
@@ -41,6 +44,7 @@ from riskmath.cli._parser import UsageError
 from riskmath.errors import InvalidArgumentError, RiskmathError
 
 __all__ = [
+    "INTERRUPTED",
     "How",
     "InterruptedRunError",
     "OutFileError",
@@ -49,6 +53,7 @@ __all__ = [
     "announce_long_work",
     "any_digits",
     "check_out",
+    "interrupted_by",
     "leave",
     "notes",
     "rows_to",
@@ -59,7 +64,15 @@ __all__ = [
 
 
 class InterruptedRunError(Exception):
-    """Ctrl-C: the message says what was kept."""
+    """Ctrl-C, SIGTERM or SIGHUP stopped the run: the message says what was kept, ``status`` is the exit status."""
+
+    def __init__(self, message: str, *, status: int = 130) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+#: The exit statuses of an interrupted run: 128 + SIGHUP, SIGINT, SIGTERM (as a shell reports a process they ended).
+INTERRUPTED = frozenset({129, 130, 143})
 
 
 #: How an ``--out`` file is written (chosen by :func:`check_out` from what the path holds):
@@ -390,9 +403,11 @@ def any_digits() -> Iterator[None]:
 def status_of(run: Callable[[], None]) -> int:
     """Call ``run`` (a whole command) and return its exit status.
 
-    0 when it ends normally; 2 after an error (bad input, out of memory),
-    130 after Ctrl-C and 1 when the reader of standard output went away.
-    Every error is one line on standard error, never a traceback.
+    0 when it ends normally; 2 after an error (bad input, out of memory, a
+    worker process that died), 130 after Ctrl-C (143 after SIGTERM and 129
+    after SIGHUP, which stop a parallel run the same way) and 1 when the
+    reader of standard output went away.  Every error is one line on
+    standard error, never a traceback.
     """
     try:
         run()
@@ -404,10 +419,11 @@ def status_of(run: Callable[[], None]) -> int:
         return 2
     except InterruptedRunError as interrupted:
         print(f"riskmath: {interrupted}", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
-        print("riskmath: interrupted", file=sys.stderr)
-        return 130
+        return interrupted.status
+    except KeyboardInterrupt as interrupt:  # (a SimulationInterrupted carries the signal that stopped the run)
+        signum = signal.Signals(getattr(interrupt, "signum", signal.SIGINT))
+        print(f"riskmath: {interrupted_by(signum)}", file=sys.stderr)
+        return 128 + signum
     except BrokenPipeError:
         # The reader went away (``riskmath ... | head -1``): no traceback, and none at exit either when Python
         # flushes stdout (https://docs.python.org/3/library/signal.html#note-on-sigpipe).
@@ -417,8 +433,14 @@ def status_of(run: Callable[[], None]) -> int:
     return 0
 
 
+def interrupted_by(signum: int) -> str:
+    """``'interrupted'`` for Ctrl-C (SIGINT), ``'interrupted by SIGTERM'`` for another signal."""
+    name = signal.Signals(signum).name
+    return "interrupted" if name == "SIGINT" else f"interrupted by {name}"
+
+
 def leave(status: int) -> NoReturn:
-    """Exit the process with ``status``; after an interruption (130) at once.
+    """Exit the process with ``status``; after an interruption (:data:`INTERRUPTED`) at once.
 
     After an interruption the finished games are on file and the message is
     out; a process pool stopped mid-run may still have an internal thread
@@ -426,7 +448,7 @@ def leave(status: int) -> NoReturn:
     Python would wait for that thread at exit.  So an interrupted run leaves
     at once (``os._exit`` after flushing the standard streams).
     """
-    if status == 130:
+    if status in INTERRUPTED:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status)

@@ -10,6 +10,7 @@ same way.  Nothing is computed here.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from fractions import Fraction
 
@@ -34,6 +35,8 @@ class Parser(argparse.ArgumentParser):
             re.sub(r"\S{80,}", lambda match: f"{match.group()[:60]}... ({len(match.group())} characters)", message)
         )
 
+
+MOVE_TIME_HELP = "the most seconds an agent may take over one decision (default: no limit)"
 
 #: Longest argument text parsed as a number: more digits than any count or probability could need.
 MAX_DIGITS = 400
@@ -75,6 +78,17 @@ def _jobs(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}") from None
     if value == 0 or value < -1:
         raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text) if len(text) <= MAX_DIGITS else math.nan
+    except ValueError:
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {shown(text)}")
     return value
 
 
@@ -155,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--preset", default="us_1993", help="rules preset (see the docs)")
     sim.add_argument("--out", default=None, metavar="CSV", help="also write one row per game to this CSV file")
     sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
+    sim.add_argument("--move-time", type=_seconds, default=None, metavar="SECONDS", help=MOVE_TIME_HELP)
 
     outlook = commands.add_parser("outlook", help="who wins from a saved position: games played on from it")
     outlook.add_argument("position", help="a saved GameState (GameState.to_json), or - for standard input")
@@ -171,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     outlook.add_argument("--out", default=None, metavar="CSV", help="also write the table to this CSV file")
     outlook.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
+    outlook.add_argument("--move-time", type=_seconds, default=None, metavar="SECONDS", help=MOVE_TIME_HELP)
     outlook.add_argument(
         "--estimate",
         action="store_true",

@@ -18,8 +18,17 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from riskmath.cli._output import InterruptedRunError, OutFileError, check_out, notes, rows_to, save_table, shown
-from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted
+from riskmath.cli._output import (
+    InterruptedRunError,
+    OutFileError,
+    check_out,
+    interrupted_by,
+    notes,
+    rows_to,
+    save_table,
+    shown,
+)
+from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, WorkerError
 from riskmath.odds.battles import STATISTICS, battle
 from riskmath.odds.conquests import conquest
 from riskmath.odds.dice import CombatRules, roll_odds
@@ -172,6 +181,11 @@ def _policy(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _run_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options ``simulate`` and ``outlook`` pass on to the games: seed, workers, progress bar, move time."""
+    return {"seed": args.seed, "n_jobs": args.jobs, "progress": args.progress, "move_time": args.move_time}
+
+
 def _simulate(args: argparse.Namespace) -> str:
     from riskmath.agents import make_agent
     from riskmath.game.game import Game
@@ -188,10 +202,8 @@ def _simulate(args: argparse.Namespace) -> str:
     try:
         with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
             warnings.simplefilter("always", RuntimeWarning)
-            table = simulate(
-                game, agents, args.games, seed=args.seed, n_jobs=args.jobs, progress=args.progress, on_game=writer
-            )
-    except (AgentError, SimulationInterrupted) as stop:
+            table = simulate(game, agents, args.games, on_game=writer, **_run_options(args))
+    except (AgentError, WorkerError, SimulationInterrupted) as stop:
         notes(caught)
         kept = stop.results
         where = ""
@@ -201,9 +213,10 @@ def _simulate(args: argparse.Namespace) -> str:
         count = 0 if kept is None else len(kept)  # type: ignore[arg-type]
         if isinstance(stop, SimulationInterrupted):
             raise InterruptedRunError(
-                f"interrupted: kept the {count} of {args.games} games that finished{where}"
+                f"{interrupted_by(stop.signum)}: kept the {count} of {args.games} games that finished{where}",
+                status=128 + stop.signum,
             ) from None
-        raise AgentError(f"{stop} (kept the {count} games that finished{where})") from stop
+        raise type(stop)(f"{stop} (kept the {count} games that finished{where})") from stop
     except OutFileError as error:  # the --out file filled the disk (or went away) mid-run
         assert writer is not None
         writer.close()
@@ -259,17 +272,11 @@ def _outlook(args: argparse.Namespace) -> str:
     try:
         with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
             warnings.simplefilter("always", RuntimeWarning)
-            table = victory_probabilities(
-                state,
-                agents,
-                args.games,
-                seed=args.seed,
-                n_jobs=args.jobs,
-                max_turns=args.max_turns,
-                progress=args.progress,
-            )
-    except SimulationInterrupted:
-        raise InterruptedRunError("interrupted: no table (the shares need every game)") from None
+            table = victory_probabilities(state, agents, args.games, max_turns=args.max_turns, **_run_options(args))
+    except SimulationInterrupted as stop:
+        raise InterruptedRunError(
+            f"{interrupted_by(stop.signum)}: no table (the shares need every game)", status=128 + stop.signum
+        ) from None
     notes(caught)
     if args.estimate:
         from riskmath.evaluate.estimate import estimate_victory_probabilities

@@ -13,6 +13,7 @@ any other agent is shown a copy and every action it returns is checked.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 from collections.abc import Callable, Sequence
@@ -26,6 +27,7 @@ from riskmath.game.legality import check_action
 from riskmath.game.phase import Phase
 from riskmath.game.position import Position, most_to_move
 from riskmath.game.transitions import apply_action, draw_blitz, occupy, resolve_chance
+from riskmath.sim._move_time import MoveClock, TimedAgent
 
 Decide = Callable[[GameState, random.Random], Checked]
 
@@ -72,12 +74,15 @@ def run_game(
     keep_actions: bool,
     snapshot: Callable[[GameState], dict[str, Any]] | None = None,
     start: Position | None = None,
+    move_time: float | None = None,
 ) -> tuple[GameState, list[Any], list[dict[str, Any]]]:
     """Play one game in place: the final state, the decisions (if kept) and the per-turn snapshots.
 
     From a new game, or from a copy of the position ``start`` (a position of
     ``game``, already checked) whose generator is reseeded with ``seed``, so
-    that its own future dice are never used.
+    that its own future dice are never used.  With ``move_time`` (seconds,
+    already checked), every decision is timed by a :class:`MoveClock`: the
+    agents are wrapped before the loop, which is the same either way.
     """
     agents = copy.deepcopy(list(agents))  # fresh agents: no game depends on the games played before it here
     if start is None:
@@ -95,6 +100,15 @@ def run_game(
         decide is not None and getattr(agent, "_occupies_all", False)
         for decide, agent in zip(deciders, agents, strict=True)
     ]
+    clock: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+    if move_time is not None:
+        clock = MoveClock(move_time, seed)
+        names = [str(getattr(agent, "name", type(agent).__name__)) for agent in agents]
+        deciders = [None if d is None else clock.timed(d, seat, names[seat]) for seat, d in enumerate(deciders)]
+        agents = [
+            agent if deciders[seat] is not None else TimedAgent(agent, clock.timed(agent.act, seat, names[seat]))
+            for seat, agent in enumerate(agents)
+        ]
     actions: list[Any] = []
     snapshots: list[dict[str, Any]] = []
     turn = 0
@@ -103,69 +117,75 @@ def run_game(
     # agent is going round in circles (a trusted agent's unchecked action that changes nothing): a countdown,
     # the only cost in the loop, and a copy of the position every _CHECK_EVERY decisions.
     countdown, seen = _CHECK_EVERY, None
-    while pos.phase is not game_over:
-        if snapshot is not None and pos.turn != turn:
-            turn = pos.turn
-            snapshots.append(snapshot(state))
-        countdown -= 1
-        if not countdown:
-            countdown = _CHECK_EVERY
-            if seen is not None and pos == seen:
-                raise _failed(
-                    agents, pos.player, seed, f"makes no progress: {_CHECK_EVERY} decisions left the position as it was"
-                )
-            seen = pos.copy()
-        player = pos.player
-        decide = deciders[player]
-        try:
-            if decide is not None:
-                checked = decide(state, rngs[player])
-                if keep_actions:
-                    actions.append(checked)
-            else:
-                agent = agents[player]
-                if trusted[player]:
-                    action = agent.act(state, rngs[player])
-                    try:
-                        checked = to_engine(game, action)
-                    except TypeError:
-                        message = (
-                            f"agent {agent.name!r} in seat {player} (game seed {seed}): {action!r} is not an action"
-                        )
-                        raise _IllegalAgentActionError(message, agent=agent.name, seat=player, seed=seed) from None
-                else:
-                    action = agent.act(GameState(game, pos.copy(), auto_chance=True), rngs[player])
-                    try:
-                        checked = check_action(game, pos, action)
-                    except IllegalActionError as error:
-                        message = f"agent {agent.name!r} in seat {player} (game seed {seed}): {error}"
-                        raise _IllegalAgentActionError(message, agent=agent.name, seat=player, seed=seed) from None
-                if keep_actions:
-                    actions.append(action)
-        except AgentError:
-            raise
-        except Exception as error:
-            raise _failed(agents, player, seed, f"raised {type(error).__name__}: {error}") from error
-        try:
-            if checked[0] == "blitz":
-                # What apply_action and resolve_chance do for a blitz (the commonest action), without the detour
-                # through the BLITZ node: the same transition as resolve_chance's.
-                _, source, target, stop_at = checked
-                draw_blitz(game, pos, source, target, stop_at, player)
-                if pos.phase is occupying and moves_all[player]:  # the agent's decision, known in advance
-                    moved = most_to_move(game, pos, source, target)
+    with clock:
+        while pos.phase is not game_over:
+            if snapshot is not None and pos.turn != turn:
+                turn = pos.turn
+                snapshots.append(snapshot(state))
+            countdown -= 1
+            if not countdown:
+                countdown = _CHECK_EVERY
+                if seen is not None and pos == seen:
+                    raise _failed(
+                        agents,
+                        pos.player,
+                        seed,
+                        f"makes no progress: {_CHECK_EVERY} decisions left the position as it was",
+                    )
+                seen = pos.copy()
+            player = pos.player
+            decide = deciders[player]
+            try:
+                if decide is not None:
+                    checked = decide(state, rngs[player])
                     if keep_actions:
-                        actions.append(("occupy", moved))
-                    occupy(game, pos, moved)
-            else:
-                apply_action(game, pos, checked)
-                if pos.phase not in decisions:
-                    resolve_chance(game, pos)
-        except Exception as error:
-            if not trusted[player]:
-                raise  # a checked action: not the agent's doing
-            reason = f"returned {checked!r}, which the game could not apply unchecked ({type(error).__name__}: {error})"
-            raise _failed(agents, player, seed, reason) from error
+                        actions.append(checked)
+                else:
+                    agent = agents[player]
+                    if trusted[player]:
+                        action = agent.act(state, rngs[player])
+                        try:
+                            checked = to_engine(game, action)
+                        except TypeError:
+                            message = (
+                                f"agent {agent.name!r} in seat {player} (game seed {seed}): {action!r} is not an action"
+                            )
+                            raise _IllegalAgentActionError(message, agent=agent.name, seat=player, seed=seed) from None
+                    else:
+                        action = agent.act(GameState(game, pos.copy(), auto_chance=True), rngs[player])
+                        try:
+                            checked = check_action(game, pos, action)
+                        except IllegalActionError as error:
+                            message = f"agent {agent.name!r} in seat {player} (game seed {seed}): {error}"
+                            raise _IllegalAgentActionError(message, agent=agent.name, seat=player, seed=seed) from None
+                    if keep_actions:
+                        actions.append(action)
+            except AgentError:
+                raise
+            except Exception as error:
+                raise _failed(agents, player, seed, f"raised {type(error).__name__}: {error}") from error
+            try:
+                if checked[0] == "blitz":
+                    # What apply_action and resolve_chance do for a blitz (the commonest action), without the detour
+                    # through the BLITZ node: the same transition as resolve_chance's.
+                    _, source, target, stop_at = checked
+                    draw_blitz(game, pos, source, target, stop_at, player)
+                    if pos.phase is occupying and moves_all[player]:  # the agent's decision, known in advance
+                        moved = most_to_move(game, pos, source, target)
+                        if keep_actions:
+                            actions.append(("occupy", moved))
+                        occupy(game, pos, moved)
+                else:
+                    apply_action(game, pos, checked)
+                    if pos.phase not in decisions:
+                        resolve_chance(game, pos)
+            except Exception as error:
+                if not trusted[player]:
+                    raise  # a checked action: not the agent's doing
+                reason = (
+                    f"returned {checked!r}, which the game could not apply unchecked ({type(error).__name__}: {error})"
+                )
+                raise _failed(agents, player, seed, reason) from error
     if keep_actions:
         actions = [to_action(game, a) if isinstance(a, tuple) else a for a in actions]
     return state, actions, snapshots

@@ -69,6 +69,7 @@ def victory_probabilities(
     executor: Executor | None = None,
     max_turns: int | None = None,
     progress: bool = False,
+    move_time: float | None = None,
 ) -> pd.DataFrame:
     """Each player's chance of victory from ``state``, by playing ``n_games`` games on from it.
 
@@ -110,6 +111,9 @@ def victory_probabilities(
         when the game has none, so that no game runs for ever.
     progress : bool, default False
         A progress bar on stderr (needs tqdm).
+    move_time : float, optional
+        The most seconds an agent may take over one decision, as in
+        :func:`~riskmath.simulate`; None (the default) for no limit.
 
     Returns
     -------
@@ -129,7 +133,9 @@ def victory_probabilities(
     StateError
         For an inconsistent ``state`` (``GameState.problems``).
     AgentError
-        If an agent fails, as in :func:`~riskmath.simulate`.
+        If an agent fails or takes longer than ``move_time``, as in :func:`~riskmath.simulate`.
+    WorkerError, SimulationInterrupted
+        If a worker process dies, or the run is interrupted, as in :func:`~riskmath.simulate`.
 
     Examples
     --------
@@ -159,7 +165,9 @@ def victory_probabilities(
     cap = _cap(state, max_turns)
     if cap != game.max_turns:
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=cap)
-    table = simulate(game, seats, n, seed=seed, n_jobs=n_jobs, executor=executor, progress=progress, start=state)
+    table = simulate(
+        game, seats, n, seed=seed, n_jobs=n_jobs, executor=executor, progress=progress, start=state, move_time=move_time
+    )
     return _summary(table, game.players, n, seed, cap)
 
 
@@ -178,6 +186,7 @@ def win_probabilities(
     executor: Executor | None = None,
     max_turns: int | None = None,
     progress: bool = False,
+    move_time: float | None = None,
 ) -> pd.DataFrame:
     """Deprecated: :func:`~riskmath.victory_probabilities` with the columns named ``win``, ``win_low`` and ``win_high``.
 
@@ -187,7 +196,15 @@ def win_probabilities(
     ``riskmath.win_probabilities``, which warns when looked up instead.
     """
     table = victory_probabilities(
-        state, agents, n_games, seed=seed, n_jobs=n_jobs, executor=executor, max_turns=max_turns, progress=progress
+        state,
+        agents,
+        n_games,
+        seed=seed,
+        n_jobs=n_jobs,
+        executor=executor,
+        max_turns=max_turns,
+        progress=progress,
+        move_time=move_time,
     )
     old = table.rename(columns=_OLD_COLUMNS)
     old.attrs = dict(table.attrs)

@@ -23,15 +23,18 @@ progress bar.
 from __future__ import annotations
 
 import contextlib
+import functools
 import numbers
 import os
+import queue
 import random
 import signal
 import sys
+import time
 import uuid
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -39,11 +42,20 @@ import numpy as np
 
 from riskmath._validation import SIZE_CAP, check_cost, check_int, shown
 from riskmath.agents import Agent
-from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, StateError
+from riskmath.errors import (
+    AgentError,
+    InvalidArgumentError,
+    RiskmathError,
+    SimulationInterrupted,
+    StateError,
+    WorkerError,
+)
 from riskmath.game.game import Game
 from riskmath.game.position import Position
 from riskmath.game.state import GameState
 from riskmath.sim._loop import run_game
+from riskmath.sim._move_time import check_move_time
+from riskmath.sim._workers import Stopped, start_worker, stop_pool, stop_signals
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -158,6 +170,7 @@ def play(
     *,
     record_history: bool = True,
     start: GameState | None = None,
+    move_time: float | None = None,
 ) -> GameRecord:
     """Play one game between ``agents`` (one per seat) from ``seed``, from a new game or from ``start``.
 
@@ -184,16 +197,29 @@ def play(
         future dice are never used.  It must be a state of a game with the
         same players, board and rules as ``game`` (the turn cap may differ:
         ``game``'s applies); a state that is over gives a record at once.
+    move_time : float, optional
+        The most seconds an agent may take over one decision; None (the
+        default) for no limit.  A decision that takes longer ends the game
+        with an :class:`~riskmath.AgentError`.  In the main thread on Unix
+        the decision is interrupted when its time is up (by SIGALRM; the
+        program's own SIGALRM handler or interval timer, if any, is left
+        alone); elsewhere it is timed and fails when it returns, so an
+        agent that never returns is not stopped there.  See
+        :doc:`/limits` ("Simulations").
 
     Raises
     ------
     InvalidArgumentError
-        For the wrong number of agents, a negative seed, or a ``start`` of
-        another kind of game (naming the difference).
+        For the wrong number of agents, a negative seed, a ``move_time``
+        that is not a positive number of seconds, or a ``start`` of another
+        kind of game (naming the difference).
     StateError
         For a ``start`` that is inconsistent (``GameState.problems``).
     IllegalActionError
         If an untrusted agent returns an illegal action (naming the agent).
+    AgentError
+        If an agent raises, or takes longer than ``move_time`` over a
+        decision (naming the agent, its seat and the seed).
 
     Examples
     --------
@@ -207,10 +233,18 @@ def play(
     """
     _check_agents(game, agents)
     check_int("seed", seed, minimum=0)
+    moves = check_move_time(move_time)
     begin = _check_start(game, start)
     snapshot = _snapshot if record_history else None
     final, actions, snapshots = run_game(
-        game, agents, seed, _agent_rngs(seed, game.players), keep_actions=True, snapshot=snapshot, start=begin
+        game,
+        agents,
+        seed,
+        _agent_rngs(seed, game.players),
+        keep_actions=True,
+        snapshot=snapshot,
+        start=begin,
+        move_time=moves,
     )
     return GameRecord(seed, actions, final, snapshots, start)
 
@@ -258,8 +292,11 @@ def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
             raise InvalidArgumentError(f"{agent!r} is not an agent: it has no act(state, rng) method")
 
 
-def _row(game: Game, agents: Sequence[Agent], seed: int, start: Position | None = None) -> dict[str, Any]:
-    final = run_game(game, agents, seed, _agent_rngs(seed, game.players), keep_actions=False, start=start)[0]
+def _row(
+    game: Game, agents: Sequence[Agent], seed: int, start: Position | None = None, move_time: float | None = None
+) -> dict[str, Any]:
+    rngs = _agent_rngs(seed, game.players)
+    final = run_game(game, agents, seed, rngs, keep_actions=False, start=start, move_time=move_time)[0]
     row: dict[str, Any] = {"seed": seed, "winner": final.winner, "draw": final.draw, "turns": final.turn}
     for seat in range(game.players):
         held = final.territories_of(seat)
@@ -273,14 +310,14 @@ def _row(game: Game, agents: Sequence[Agent], seed: int, start: Position | None 
 _GAMES: dict[str, Game] = {}
 
 
-def _rows(args: tuple[str, Game, Sequence[Agent], list[int], Position | None]) -> list[dict[str, Any]]:
-    token, game, agents, seeds, start = args
+def _rows(args: tuple[str, Game, Sequence[Agent], list[int], Position | None, float | None]) -> list[dict[str, Any]]:
+    token, game, agents, seeds, start, move_time = args
     if token not in _GAMES:
         if len(_GAMES) >= 4:
             _GAMES.clear()
         _GAMES[token] = game
     game = _GAMES[token]
-    return [_row(game, agents, seed, start) for seed in seeds]
+    return [_row(game, agents, seed, start, move_time) for seed in seeds]
 
 
 def _progress_bar(total: int) -> Any:
@@ -306,6 +343,7 @@ def simulate(
     progress: bool = False,
     start: GameState | None = None,
     on_game: Callable[[dict[str, Any]], object] | None = None,
+    move_time: float | None = None,
 ) -> pd.DataFrame:
     """Play ``n_games`` games and tabulate them, one row per game (new games, or on from ``start``).
 
@@ -313,6 +351,16 @@ def simulate(
     parallel, the games go out in chunks (about four per worker, so that the
     workers stay busy to the end, and at most 32 games) and come back in seed
     order.
+
+    A parallel run stops cleanly however it is stopped.  Ctrl-C (SIGINT),
+    and SIGTERM or SIGHUP when the program has no handler of its own for
+    them, raise :class:`~riskmath.SimulationInterrupted` with the finished
+    games: while the run is in progress, in the main thread, ``simulate``
+    handles those two signals itself, and puts the previous handlers back
+    when it returns (a signal the program ignores or handles stays so; a
+    serial run leaves them alone).  The workers end with the run, and with
+    this process however it ends, even by SIGKILL (on Linux the kernel ends
+    them; elsewhere each looks at its parent every second).
 
     Parameters
     ----------
@@ -355,6 +403,12 @@ def simulate(
         loses nothing (``riskmath simulate --out`` does this).  If it raises,
         the run stops (pending work is cancelled) and the exception
         propagates with the finished games in its ``results`` attribute.
+    move_time : float, optional
+        The most seconds an agent may take over one decision, as in
+        :func:`play`; None (the default) for no limit.  In a process pool
+        each worker runs its games in its main thread, so a decision over
+        the limit is interrupted there; on an ``executor`` whose tasks run
+        in threads (Dask's) it fails when it returns.
 
     Returns
     -------
@@ -372,13 +426,22 @@ def simulate(
         For a ``start`` that is inconsistent (``GameState.problems``).
     AgentError
         If an agent raises, returns an illegal action (then also an
-        ``IllegalActionError``) or, trusted, goes round in circles; it names
-        the agent, the seat and the game's seed, and its ``results`` holds the
-        games that finished (pending work is cancelled).
+        ``IllegalActionError``), takes longer than ``move_time`` over a
+        decision or, trusted, goes round in circles; it names the agent, the
+        seat and the game's seed, and its ``results`` holds the games that
+        finished (pending work is cancelled).
+    WorkerError
+        In parallel, if a worker process dies (killed by the out-of-memory
+        killer, say) or the executor fails on a chunk of games for a reason
+        of its own: the message names the games lost (those in play), and
+        ``results`` holds the games that finished.  (Any other exception
+        from a worker is raised as it would be in one process, with
+        ``results`` too.)
     SimulationInterrupted
-        On Ctrl-C (a ``KeyboardInterrupt``): the pool stops at once (queued
-        chunks are cancelled, the workers ended) and ``results`` holds the
-        games that finished, in seed order.
+        On Ctrl-C (a ``KeyboardInterrupt``), and in parallel on SIGTERM or
+        SIGHUP (see above; ``signum`` says which): the pool stops at once
+        (queued chunks are cancelled, the workers ended) and ``results``
+        holds the games that finished, in seed order.
 
     Examples
     --------
@@ -395,6 +458,7 @@ def simulate(
     )
     jobs = _check_jobs(n_jobs)
     check_int("seed", seed, minimum=0)
+    moves = check_move_time(move_time)
     if not isinstance(progress, bool):
         raise InvalidArgumentError(f"progress must be True or False, got {progress!r}")
     if on_game is not None and not callable(on_game):
@@ -406,34 +470,36 @@ def simulate(
     seeds = game_seeds(seed, n)
     rows: dict[int, dict[str, Any]] = {}  # by game number: the finished games, kept whatever happens
     bar = _progress_bar(n) if progress else None
+    run = _Run(game, agents, seeds, begin, moves, rows, bar, on_game)
     try:
         if executor is None:
             workers = _workers(jobs, n)
             if workers == 1:
+                one = _row if moves is None else functools.partial(_row, move_time=moves)
                 for k, game_seed in enumerate(seeds):
-                    rows[k] = _row(game, agents, game_seed, begin)
+                    rows[k] = one(game, agents, game_seed, begin)
                     if on_game is not None:
                         on_game(dict(rows[k]))
                     if bar is not None:
                         bar.update(1)
             else:
-                pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
-                try:
-                    _in_parallel(pool, workers, game, agents, seeds, bar, rows, begin, on_game)
-                except BaseException:
-                    _stop(pool)
-                    raise
-                pool.shutdown(wait=True)
+                with stop_signals():
+                    pool = ProcessPoolExecutor(max_workers=workers, initializer=start_worker, initargs=(os.getpid(),))
+                    try:
+                        _in_parallel(pool, workers, run, _pool_failure(pool))
+                        pool.shutdown(wait=True)
+                    except BaseException:
+                        stop_pool(pool)
+                        raise
         else:
             workers = min(max(jobs if jobs > 0 else 2, 2), n)
-            _in_parallel(executor, workers, game, agents, seeds, bar, rows, begin, on_game)
-    except AgentError as error:
-        error.results = _table(rows, game.players)
-        raise
+            with stop_signals():
+                _in_parallel(executor, workers, run, _executor_failure)
     except KeyboardInterrupt as interrupt:
-        raise SimulationInterrupted(_table(rows, game.players), n) from interrupt
-    except Exception as error:  # on_game failed (a full disk, ...): the finished games ride on the exception
-        if on_game is not None and not hasattr(error, "results"):
+        signum = interrupt.signum if isinstance(interrupt, Stopped) else signal.SIGINT
+        raise SimulationInterrupted(_table(rows, game.players), n, signum=signum) from interrupt
+    except Exception as error:  # an agent, a worker, on_game (a full disk, ...): the finished games ride on it
+        if isinstance(error, (AgentError, WorkerError)) or not hasattr(error, "results"):
             with contextlib.suppress(AttributeError, TypeError):
                 error.results = _table(rows, game.players)  # type: ignore[attr-defined]
         raise
@@ -483,91 +549,167 @@ def _table(rows: dict[int, dict[str, Any]], players: int) -> pd.DataFrame:
     return table
 
 
-def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the parent process, which stops the pool (no traceback per worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+@dataclass
+class _Run:
+    """What a parallel run plays and where its results go (the arguments of ``simulate``, checked)."""
 
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop ``pool`` now: cancel the queued chunks and end the workers (their chunks are lost)."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14: shuts down and ends the workers
-    if terminate is not None:
-        terminate()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # (shutdown forgets them)
-    # The queue's feeder thread may be blocked writing a chunk to workers that are about to go: without this,
-    # closing the pool joins that thread at exit and the process hangs (a race, seen on a Ctrl-C in CI).
-    call_queue = getattr(pool, "_call_queue", None)
-    if call_queue is not None:
-        with contextlib.suppress(Exception):
-            call_queue.cancel_join_thread()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
+    game: Game
+    agents: Sequence[Agent]
+    seeds: list[int]
+    start: Position | None
+    move_time: float | None
+    rows: dict[int, dict[str, Any]]  # the finished games' rows, by game number
+    bar: Any
+    on_game: Callable[[dict[str, Any]], object] | None
 
 
 #: The most games in one chunk: what an interruption or a failure may lose per worker.
 _MOST_PER_CHUNK = 32
 
 
-def _in_parallel(
-    executor: Executor,
-    workers: int,
-    game: Game,
-    agents: Sequence[Agent],
-    seeds: list[int],
-    bar: Any,
-    rows: dict[int, dict[str, Any]],
-    start: Position | None = None,
-    on_game: Callable[[dict[str, Any]], object] | None = None,
-) -> None:
-    """Play ``seeds`` in chunks on ``executor``, putting each finished game's row in ``rows`` by game number.
+def _in_parallel(executor: Executor, workers: int, run: _Run, describe: Callable[[BaseException], str] = repr) -> None:
+    """Play ``run.seeds`` in chunks on ``executor``, putting each finished game's row in ``run.rows`` by game number.
 
     A few chunks per worker are in flight at a time, the next one submitted as one finishes, so that a run
     of a million games does not queue hundreds of thousands of tasks at once (nor cancel them one by one on
-    Ctrl-C).  An agent's failure is reported as with one worker: the failure of the earliest game in seed
-    order.  No chunk after a failed one is submitted; those in flight before it are waited for, since one
-    of them may fail too, and their games are kept.
+    Ctrl-C).  A failure is reported as with one worker: the failure of the earliest game in seed order.  No
+    chunk after a failed one is submitted; those in flight before it are waited for, since one of them may
+    fail too, and their games are kept.  An agent's failure is raised as it is (an :class:`AgentError`), and
+    so is any other error of ours (a :class:`RiskmathError`) from a worker; anything else (a worker that
+    died, an executor's own error) becomes a :class:`WorkerError` naming the games lost, with ``describe``'s
+    words for the cause.
+
+    Finished chunks are collected through a queue filled by the futures' callbacks, not with
+    ``concurrent.futures.wait``: an interruption (Ctrl-C, SIGTERM) can then never leave a future's lock held
+    by this thread, which would stall the executor's own threads (and Python at exit).
     """
+    seeds, rows, bar, on_game = run.seeds, run.rows, run.bar, run.on_game
     size = min(-(-len(seeds) // (4 * workers)), _MOST_PER_CHUNK)
     token = uuid.uuid4().hex
     queued = iter(range(0, len(seeds), size))
     running: dict[Future[list[dict[str, Any]]], int] = {}
+    finished: queue.SimpleQueue[Future[list[dict[str, Any]]]] = queue.SimpleQueue()
+    failed: tuple[int, BaseException] | None = None  # the earliest failed chunk and its error
+    lost: set[int] = set()  # the chunks lost to something other than an error of ours
 
-    def submit_next() -> None:
+    def submit_next() -> bool:
+        nonlocal failed
         k = next(queued, None)
-        if k is not None:
-            running[executor.submit(_rows, (token, game, agents, seeds[k : k + size], start))] = k
+        if k is None:
+            return False
+        try:
+            future = executor.submit(
+                _rows, (token, run.game, run.agents, seeds[k : k + size], run.start, run.move_time)
+            )
+        except Exception as error:  # a broken pool refuses work: its chunks in flight fail too
+            lost.add(k)
+            failed = (k, error) if failed is None or k < failed[0] else failed
+            return False
+        running[future] = k
+        future.add_done_callback(finished.put)
+        return True
 
     for _ in range(2 * workers):
-        submit_next()
-    failed: tuple[int, AgentError] | None = None
+        if not submit_next():
+            break
     try:
         while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=running.__getitem__):
-                k = running.pop(future)
-                try:
-                    chunk = future.result()
-                except AgentError as error:
-                    if failed is None or k < failed[0]:
-                        failed = (k, error)
-                    continue
+            future = finished.get()
+            k = running.pop(future)
+            try:
+                chunk = future.result()
+            except Exception as error:
+                if not isinstance(error, RiskmathError):
+                    lost.add(k)
+                if failed is None or k < failed[0]:
+                    failed = (k, error)
+            else:
                 for i, row in enumerate(chunk):
                     rows[k + i] = row
                     if on_game is not None:
                         on_game(dict(row))
                 if bar is not None:
-                    bar.update(min(size, len(seeds) - k))
+                    bar.update(len(chunk))
             if failed is None:
-                while len(running) < 2 * workers:
-                    before = len(running)
-                    submit_next()
-                    if len(running) == before:
-                        break
+                while len(running) < 2 * workers and submit_next():
+                    pass
             elif all(j > failed[0] for j in running.values()):
-                raise failed[1]
+                break
+        if failed is not None:
+            first = failed[1]
+            if isinstance(first, RiskmathError):
+                raise first
+            raise _lost(describe(first), sorted(lost | set(running.values())), size, seeds) from first
     except BaseException:
         for future in running:
             future.cancel()
         raise
+
+
+def _lost(cause: str, chunks: list[int], size: int, seeds: list[int]) -> WorkerError:
+    """The error for ``chunks`` (their first game numbers) lost to ``cause``, naming their games and seeds."""
+    games = [g for k in chunks for g in range(k, min(k + size, len(seeds)))]
+    spans: list[list[int]] = []
+    for g in games:
+        if spans and spans[-1][1] == g - 1:
+            spans[-1][1] = g
+        else:
+            spans.append([g, g])
+    numbers = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+    lost_seeds = [seeds[g] for g in games]
+    some = ", ".join(map(str, lost_seeds[:3])) + (", ..." if len(lost_seeds) > 3 else "")
+    return WorkerError(
+        f"{cause}; the {len(games)} games in flight (being played or queued) were lost: games {numbers} of "
+        f"{len(seeds)}, counting from 0 "
+        f"(seeds {some}; all in .lost_seeds)",
+        lost_games=games,
+        lost_seeds=lost_seeds,
+    )
+
+
+def _pool_failure(pool: ProcessPoolExecutor) -> Callable[[BaseException], str]:
+    """What went wrong in ``pool``, in words: how a worker that died ended, or the error of a chunk."""
+
+    def describe(error: BaseException) -> str:
+        if not isinstance(error, BrokenExecutor):
+            return f"a chunk of games failed in a worker process ({type(error).__name__}: {error})"
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        # The pool ends the other workers (SIGTERM) once one has died; the dead one's end is the other one.  A
+        # process's end is known a moment after the pool learns of it: wait for them all, a second at most.
+        deadline = time.monotonic() + 1
+        while True:
+            codes = [_exit_code(process) for process in processes]
+            if None not in codes or time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
+        ended = [code for code in codes if code is not None]
+        code = next((c for c in ended if c != -signal.SIGTERM), ended[0] if ended else None)
+        return f"a worker process {_ending(code)}"
+
+    return describe
+
+
+def _exit_code(process: Any) -> int | None:
+    try:
+        code: int | None = process.exitcode
+    except Exception:  # (a process object the pool broke)
+        return None
+    return code
+
+
+def _ending(code: int | None) -> str:
+    """How a process with exit code ``code`` (``multiprocessing``'s: minus the signal that killed it) ended."""
+    if code is None:
+        return "died"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        oom = " (as the out-of-memory killer does)" if name == "SIGKILL" else ""
+        return f"was killed by {name}{oom}"
+    return f"exited with status {code}"
+
+
+def _executor_failure(error: BaseException) -> str:
+    return f"the executor failed on a chunk of games ({type(error).__name__}: {error})"

@@ -73,6 +73,7 @@ def tournament(
     n_jobs: int = 1,
     executor: Executor | None = None,
     confidence: float = 0.95,
+    move_time: float | None = None,
 ) -> pd.DataFrame:
     """Play every line-up ``n_games`` times, rotating the seats, and tabulate wins per agent.
 
@@ -92,6 +93,9 @@ def tournament(
         As for :func:`riskmath.simulate`.
     confidence : float, default 0.95
         Of the Wilson intervals.
+    move_time : float, optional
+        The most seconds an agent may take over one decision, as in
+        :func:`riskmath.simulate`; None (the default) for no limit.
 
     Returns
     -------
@@ -106,6 +110,9 @@ def tournament(
     InvalidArgumentError
         For a line-up of the wrong length, an empty list of line-ups, or
         fewer games than rotations.
+    AgentError, WorkerError, SimulationInterrupted
+        As for :func:`riskmath.simulate` (the ``results`` are those of the
+        rotation that was being played).
 
     Examples
     --------
@@ -138,7 +145,7 @@ def tournament(
             count = n // players + (1 if shift < n % players else 0)
             seated = [lineup[(seat + shift) % players] for seat in range(players)]
             stream = int(streams[index * players + shift])
-            table = simulate(game, seated, count, seed=stream, n_jobs=n_jobs, executor=executor)
+            table = simulate(game, seated, count, seed=stream, n_jobs=n_jobs, executor=executor, move_time=move_time)
             draws += int(table["draw"].sum())
             for winner in table["winner"].dropna():
                 wins[seated[int(winner)].name] += 1

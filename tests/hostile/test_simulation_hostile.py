@@ -9,12 +9,15 @@ parallel CLI run and the CLI piped into a reader that goes away.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import pickle
 import signal
 import subprocess
 import sys
 import time
 import warnings
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pandas as pd
 import pytest
@@ -22,13 +25,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import riskmath as rm
+from riskmath._validation import shown
 from riskmath.agents import AggressiveAgent, OddsAgent, RandomAgent
 from riskmath.sim.simulation import _workers, game_seeds
+from riskmath.sim.tournaments import tournament
 
 GAME = rm.Game(3, max_turns=40)
 AGENTS = [AggressiveAgent(), RandomAgent(), AggressiveAgent()]
 CLI = [sys.executable, "-c", "import sys; from riskmath.cli import main_exit; sys.argv[0] = 'riskmath'; main_exit()"]
 SIMULATE = ["simulate", "--players", "3", "--agents", "aggressive,random,aggressive", "--max-turns", "40"]
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="looks for the processes left in /proc")
 
 
 # -- class 2: workers ---------------------------------------------------------------------------------------------
@@ -215,34 +221,27 @@ def test_the_cli_writes_the_finished_games_when_an_agent_fails(tmp_path, capsys,
     assert len(pd.read_csv(out)) == k  # (a header alone when none finished)
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(
-    strict=False,
-    reason="known, not understood: in full fresh-clone runs of the suite (4 of 4 on 2026-11-30) the interrupted "
-    "child did not exit within 30 s; alone, with the hostile directory or with the whole collection it passes "
-    "(see the session note of issue 12/13)",
+# A child started the way a terminal's shell starts a job in the foreground, whatever this process inherited: a
+# background job of a non-interactive shell (`make test &` in a script, as CI may start the suite) ignores SIGINT,
+# its children inherit that and Python then installs no KeyboardInterrupt handler, so a Ctrl-C sent to the child
+# did nothing.  That was why this test timed out in full CI runs and passed alone (issue 19).  The child also dumps
+# the stack of every thread on SIGUSR1, which the tests send before giving up on a child that hangs.
+FOREGROUND = (
+    "import faulthandler, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTERM, signal.SIGHUP)]; "
+    "faulthandler.register(signal.SIGUSR1, all_threads=True); "
+    "from riskmath.cli import main_exit; sys.argv[0] = 'riskmath'; main_exit()"
 )
+
+
+@LINUX
+@pytest.mark.slow
 def test_ctrl_c_on_a_parallel_run_stops_promptly_and_writes_the_finished_games(tmp_path):
     out = tmp_path / "out.csv"
-    argv = [*CLI, *SIMULATE, "--games", "100000", "--jobs", "2", "--out", str(out)]
-    # In its own session, so that the workers of a child that hangs can be ended with it below.
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not out.exists() and time.monotonic() < deadline:  # the output is checked (created) before playing
-            time.sleep(0.1)
-        time.sleep(6)
-        child.send_signal(signal.SIGINT)
-        start = time.monotonic()
-        _, err = child.communicate(timeout=30)  # a hang check, not a speed test
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)  # the child and any worker left behind
-        child.wait()
-        if child.stderr is not None:
-            child.stderr.close()
-    assert time.monotonic() - start < 30
-    assert child.returncode == 130
+    argv = [*SIMULATE, "--games", "100000", "--jobs", "2", "--out", str(out)]
+    status, err, left = run_and_stop(argv, signal.SIGINT, ready=lambda: _rows_in(out) >= 2)
+    assert status == 130
+    assert not left
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith("riskmath: interrupted: kept the "), err
@@ -251,6 +250,84 @@ def test_ctrl_c_on_a_parallel_run_stops_promptly_and_writes_the_finished_games(t
     table = pd.read_csv(out)
     assert len(table) == kept
     assert set(table["seed"]) <= set(game_seeds(0, 100000))
+
+
+def run_and_stop(arguments, signum, *, ready=None, foreground=True, hang=30):
+    """Run the CLI with ``arguments`` in a child (in its own session), send it ``signum`` once its workers have
+    played a little (or ``ready()`` is true), and return its exit status, its standard error and the processes of
+    its group left a few seconds after it ended (none, with workers that end with their parent).
+
+    ``foreground=False`` starts the child with the signal dispositions of this process.  A child that does not end
+    within ``hang`` seconds (a hang check, not a speed test) dumps its threads' stacks (SIGUSR1; those that
+    registered that) and fails the test with them.
+    """
+    argv = [sys.executable, "-c", FOREGROUND if foreground else CLI[2], *arguments]
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _wait_for_play(child.pid, ready)
+        child.send_signal(signum)
+        try:
+            _, err = child.communicate(timeout=hang)
+        except subprocess.TimeoutExpired:
+            if foreground:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(child.pid, signal.SIGUSR1)
+                time.sleep(2)
+            os.killpg(child.pid, signal.SIGKILL)
+            _, err = child.communicate()
+            pytest.fail(f"the child did not end within {hang} s of {signal.Signals(signum).name}; its stacks:\n{err}")
+        return child.returncode, err, _left_in_group(child.pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)  # the child and any worker left behind
+        child.wait()
+        if child.stderr is not None:
+            child.stderr.close()
+
+
+def _rows_in(path):
+    """The lines of ``path`` so far (0 if it does not exist yet)."""
+    try:
+        return path.read_text().count("\n")
+    except OSError:
+        return 0
+
+
+def _group(pgid):
+    """The processes of group ``pgid`` that have not ended (zombies excluded): {pid: parent pid}."""
+    found = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="utf-8") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+        except OSError:  # (ended meanwhile)
+            continue
+        state, parent, group = fields[0], int(fields[1]), int(fields[2])
+        if group == pgid and state not in ("Z", "X"):
+            found[int(name)] = parent
+    return found
+
+
+def _wait_for_play(pid, ready=None, seconds=120):
+    """Wait until process ``pid`` has started its workers (two children) and ``ready()`` is true (by default, for a
+    second more)."""
+    deadline = time.monotonic() + seconds
+    while sum(parent == pid for parent in _group(pid).values()) < 2 or (ready is not None and not ready()):
+        if time.monotonic() > deadline:
+            pytest.fail(f"the child started no workers in {seconds} s, or was not ready")
+        time.sleep(0.05)
+    if ready is None:
+        time.sleep(1)
+
+
+def _left_in_group(pgid, seconds=5):
+    """The processes of group ``pgid`` still there ``seconds`` after it lost its leader (fewer if they end)."""
+    deadline = time.monotonic() + seconds
+    while (left := _group(pgid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
 
 
 def test_simulation_interrupted_carries_the_finished_games(monkeypatch):
@@ -429,3 +506,466 @@ def test_a_disk_that_fills_mid_run_keeps_every_finished_game(tmp_path):
     assert len(table) == k
     expected = rm.simulate(GAME, AGENTS, k)  # serial: the rows came in seed order
     pd.testing.assert_frame_equal(table, expected, check_dtype=False)
+
+
+# -- issue 19: runs that survive signals ------------------------------------------------------------------------------
+# A parallel run stops on SIGINT, SIGTERM and SIGHUP within seconds, writes the finished games, leaves no process
+# behind and exits with 128 + the signal's number; its workers end with it even when it is killed.
+@LINUX
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_stop_a_parallel_run_like_ctrl_c(signum, tmp_path):
+    out = tmp_path / "out.csv"
+    argv = [*SIMULATE, "--games", "100000", "--jobs", "2", "--out", str(out)]
+    status, err, left = run_and_stop(argv, signum, ready=lambda: _rows_in(out) >= 2)
+    assert status == 128 + signum
+    assert not left
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"riskmath: interrupted by {signum.name}: kept the "), err
+    kept = int(lines[0].split("kept the ")[1].split()[0])
+    table = pd.read_csv(out)
+    assert len(table) == kept > 0
+    seeds = game_seeds(0, 100000)
+    assert set(table["seed"]) <= set(seeds)
+    order = {seed: k for k, seed in enumerate(seeds)}
+    assert list(table["seed"]) == sorted(table["seed"], key=order.__getitem__)  # rewritten in seed order
+
+
+@LINUX
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_outlook_in_parallel_stops_on_a_signal_and_leaves_no_worker(signum, tmp_path):
+    position = tmp_path / "position.json"
+    position.write_text(rm.Game(3, max_turns=40).new_initial_state(seed=3, auto_chance=True).to_json())
+    argv = ["outlook", str(position), "--agents", "aggressive", "--games", "100000", "--jobs", "2"]
+    status, err, left = run_and_stop(argv, signum)
+    assert status == 128 + signum
+    assert not left
+    by = "" if signum == signal.SIGINT else f" by {signum.name}"
+    assert err.strip() == f"riskmath: interrupted{by}: no table (the shares need every game)"
+
+
+@LINUX
+@pytest.mark.slow
+def test_workers_end_with_their_parent_when_it_is_killed(tmp_path):
+    out = tmp_path / "out.csv"
+    argv = [*SIMULATE, "--games", "100000", "--jobs", "2", "--out", str(out)]
+    status, _, left = run_and_stop(argv, signal.SIGKILL, ready=lambda: _rows_in(out) >= 2)
+    assert status == -signal.SIGKILL
+    assert not left  # without PR_SET_PDEATHSIG they went on playing, their parent now init, for over a minute
+    assert _rows_in(out) >= 2  # the rows appended as they finished are there
+
+
+@LINUX
+@pytest.mark.slow
+def test_a_run_started_with_ctrl_c_ignored_ignores_it_and_stops_on_sigterm(tmp_path):
+    # As a background job of a script (`riskmath simulate ... &`): Ctrl-C is ignored by the shell's choice, and kept
+    # ignored (nothing is written); SIGTERM still stops the run cleanly.
+    out = tmp_path / "out.csv"
+    argv = [sys.executable, "-c", CLI[2], *SIMULATE, "--games", "100000", "--jobs", "2", "--out", str(out)]
+    child = subprocess.Popen(
+        argv,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        _wait_for_play(child.pid, lambda: _rows_in(out) >= 2)
+        child.send_signal(signal.SIGINT)
+        time.sleep(1)
+        assert child.poll() is None  # still playing
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        if child.stderr is not None:
+            child.stderr.close()
+    assert child.returncode == 143
+    assert err.startswith("riskmath: interrupted by SIGTERM: kept the "), err
+    assert not _left_in_group(child.pid)
+
+
+class Signaller(AggressiveAgent):
+    """In a worker, in its ``after``-th game there, sends ``signum`` to its parent once (the first to create
+    ``marker``), then plays on."""
+
+    name = "signaller"
+    games = 0  # in this process (the agent is copied for every game)
+
+    def __init__(self, signum: int, marker: str, parent: int, after: int = 1) -> None:
+        super().__init__()
+        self.signum, self.marker, self.parent, self.after = signum, marker, parent, after
+        self.started = False
+
+    def _decide(self, state, rng):
+        if os.getpid() != self.parent:
+            if not self.started:
+                self.started = True
+                Signaller.games += 1
+            if Signaller.games >= self.after:
+                with contextlib.suppress(FileExistsError):
+                    os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL))
+                    os.kill(os.getppid(), self.signum)
+        return super()._decide(state, rng)
+
+
+def test_sigterm_in_a_parallel_run_raises_simulation_interrupted_with_the_finished_games(tmp_path):
+    # 200 games in chunks of 25: a worker's first chunk is back well before its 40th game.
+    signaller = Signaller(signal.SIGTERM, str(tmp_path / "sent"), os.getpid(), after=40)
+    agents = [signaller, AggressiveAgent(), AggressiveAgent()]
+    with pytest.raises(rm.SimulationInterrupted) as info:
+        rm.simulate(GAME, agents, 200, n_jobs=2)
+    stop = info.value
+    assert stop.signum == signal.SIGTERM
+    assert "simulation interrupted by SIGTERM: " in str(stop)
+    assert pickle.loads(pickle.dumps(stop)).signum == signal.SIGTERM
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # the handler was the run's only
+    kept = stop.results
+    assert 25 <= len(kept) < 200
+    seeds = game_seeds(0, 200)
+    last = max(seeds.index(seed) for seed in kept["seed"])
+    expected = rm.simulate(GAME, agents, last + 1)  # (serial: no signal is sent from this process)
+    pd.testing.assert_frame_equal(kept, expected[expected["seed"].isin(kept["seed"])].reset_index(drop=True))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("disposition", ["ignored", "own handler"])
+def test_a_signal_the_program_ignores_or_handles_is_left_to_it(disposition, tmp_path):
+    seen = []
+    handler = signal.SIG_IGN if disposition == "ignored" else (lambda signum, frame: seen.append(signum))
+    previous = signal.signal(signal.SIGHUP, handler)
+    try:
+        agents = [Signaller(signal.SIGHUP, str(tmp_path / "sent"), os.getpid()), AggressiveAgent(), AggressiveAgent()]
+        table = rm.simulate(GAME, agents, 40, n_jobs=2)  # plays to the end
+        assert signal.getsignal(signal.SIGHUP) is handler
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert len(table) == 40
+    assert (tmp_path / "sent").exists()
+    assert seen == ([] if disposition == "ignored" else [signal.SIGHUP])
+
+
+def test_the_stop_signals_are_handled_only_during_a_run_in_the_main_thread():
+    import threading
+
+    from riskmath.sim._workers import Stopped, stop_signals
+
+    with stop_signals():
+        assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None)
+        with pytest.raises(Stopped) as info:
+            os.kill(os.getpid(), signal.SIGTERM)  # (the handler raises as soon as the call returns)
+        assert info.value.signum == signal.SIGTERM
+        assert isinstance(info.value, KeyboardInterrupt)
+        os.kill(os.getpid(), signal.SIGHUP)  # a second signal while the run stops: ignored
+        time.sleep(0.01)
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
+    found = []
+
+    def in_a_thread():
+        with stop_signals():
+            found.append(signal.getsignal(signal.SIGTERM))
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join()
+    assert found == [signal.SIG_DFL]
+
+
+_WATCHED = """
+import os, sys, time
+from riskmath.sim._workers import {function}
+owner = os.getpid()
+gone = os.fork()  # a process that has ended: an owner gone before the worker starts (not init, which the
+if gone == 0:  # worker's parent becomes if this one ends first)
+    os._exit(0)
+os.waitpid(gone, 0)
+child = os.fork()
+if child == 0:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # (the parent's reader sees the end of its output when the parent ends)
+    os.dup2(devnull, 2)
+    {call}
+    time.sleep(60)
+    os._exit(0)
+print(child, flush=True)
+os._exit(0)
+"""
+
+
+@LINUX
+@pytest.mark.parametrize(
+    ("function", "call"),
+    [
+        ("watch_parent", "watch_parent(owner)"),  # where the kernel cannot end a worker with its parent
+        ("start_worker", "start_worker(owner)"),  # a worker, as a pool starts it
+        ("start_worker", "start_worker(gone)"),  # a worker whose owner ended before it started: it leaves at once
+    ],
+)
+def test_a_worker_ends_when_its_parent_has(function, call):
+    code = _WATCHED.format(function=function, call=call)
+    parent = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    orphan = int(parent.stdout)
+    deadline = time.monotonic() + 10
+    while _alive(orphan) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = _alive(orphan)
+    if alive:
+        os.kill(orphan, signal.SIGKILL)
+    assert not alive
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as file:
+            return file.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+# -- issue 19: a dead worker ----------------------------------------------------------------------------------------
+class Doomed(RandomAgent):
+    """From ``after`` player-turns on, at a random decision: in a worker, kills its own process with ``signum`` (as
+    the out-of-memory killer would); in the parent, raises (so that a serial run finds the game)."""
+
+    name = "doomed"
+
+    def __init__(self, after: int, chance: float, parent: int, signum: int = signal.SIGKILL) -> None:
+        self.after, self.chance, self.parent, self.signum = after, chance, parent, signum
+
+    def act(self, state, rng):
+        if state.turn >= self.after and rng.random() < self.chance:
+            if os.getpid() != self.parent:
+                os.kill(os.getpid(), self.signum)
+                time.sleep(10)
+            raise ZeroDivisionError("doomed")
+        return super().act(state, rng)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)])
+def test_a_worker_that_dies_is_a_worker_error_that_keeps_the_finished_games(signum):
+    agents = [AggressiveAgent(), Doomed(6, 0.01, os.getpid(), signum), AggressiveAgent()]
+    k, seed = _first_failure(agents, 40)
+    assert k is not None
+    with pytest.raises(rm.WorkerError) as info:
+        rm.simulate(GAME, agents, 40, n_jobs=2)
+    error = info.value
+    assert isinstance(error, RuntimeError)
+    assert not isinstance(error, ValueError)
+    assert type(error.__cause__).__name__ == "BrokenProcessPool"
+    assert f"a worker process was killed by {signum.name}" in str(error)
+    assert seed in error.lost_seeds
+    assert f"{seed}" in str(error) or len(error.lost_seeds) > 3
+    seeds = game_seeds(0, 40)
+    assert error.lost_seeds == [seeds[g] for g in error.lost_games]
+    kept = error.results
+    assert not set(kept["seed"]) & set(error.lost_seeds)
+    assert len(kept) + len(error.lost_games) <= 40
+    order = {s: g for g, s in enumerate(seeds)}
+    assert list(kept["seed"]) == sorted(kept["seed"], key=order.__getitem__)
+    for row in kept.head(3).to_dict("records"):  # the games that finished are those played one by one
+        assert rm.play(GAME, agents, row["seed"], record_history=False).final.turn == row["turns"]
+
+
+def test_a_worker_error_names_the_lost_games_and_their_seeds():
+    from riskmath.sim.simulation import _lost
+
+    seeds = game_seeds(5, 10)
+    error = _lost("a worker process was killed by SIGKILL", [2, 4, 8], 2, seeds)
+    assert error.lost_games == [2, 3, 4, 5, 8, 9]
+    assert error.lost_seeds == [seeds[g] for g in error.lost_games]
+    assert str(error) == (
+        "a worker process was killed by SIGKILL; the 6 games in flight (being played or queued) were lost: "
+        f"games 2-5, 8-9 of 10, counting from 0 (seeds {seeds[2]}, {seeds[3]}, {seeds[4]}, ...; all in .lost_seeds)"
+    )
+
+
+def test_the_cli_writes_the_finished_games_when_a_worker_dies(tmp_path, capsys, monkeypatch):
+    from riskmath import agents as agents_module
+
+    doomed = Doomed(6, 0.01, os.getpid())
+    monkeypatch.setitem(agents_module.AGENTS, "doomed", lambda: doomed)
+    out = tmp_path / "out.csv"
+    argv = ["simulate", "--players", "3", "--agents", "aggressive,doomed,aggressive", "--max-turns", "40"]
+    assert rm_main([*argv, "--games", "40", "--jobs", "2", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("riskmath: error: a worker process was killed by SIGKILL"), err
+    kept = int(lines[0].split("(kept the ")[1].split()[0])
+    assert lines[0].endswith(f"(kept the {kept} games that finished, written to {out})")
+    assert len(pd.read_csv(out)) == kept
+
+
+class FailingExecutor(ThreadPoolExecutor):
+    """A thread pool whose ``n``-th task fails with ``error`` instead of running (as a cluster losing a node)."""
+
+    def __init__(self, n: int, error: BaseException) -> None:
+        super().__init__(max_workers=2)
+        self.n, self.error, self.count = n, error, 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.count += 1
+        if self.count != self.n:
+            return super().submit(fn, *args, **kwargs)
+        future: Future = Future()
+        future.set_exception(self.error)
+        return future
+
+
+def test_an_executor_that_fails_on_a_chunk_keeps_the_finished_games():
+    with (
+        FailingExecutor(3, ConnectionError("the scheduler went away")) as executor,
+        pytest.raises(rm.WorkerError) as info,
+    ):
+        rm.simulate(GAME, AGENTS, 16, executor=executor, n_jobs=2)
+    error = info.value
+    assert str(error).startswith(
+        "the executor failed on a chunk of games (ConnectionError: the scheduler went away); the "
+    )
+    assert isinstance(error.__cause__, ConnectionError)
+    assert error.lost_games[:2] == [4, 5]  # 16 games for 2 workers: chunks of 2, the third from game 4
+    expected = rm.simulate(GAME, AGENTS, 16)
+    kept = error.results
+    assert set(kept["seed"]) >= set(expected["seed"][:4])  # every chunk before the failed one is waited for
+    pd.testing.assert_frame_equal(kept, expected[expected["seed"].isin(kept["seed"])].reset_index(drop=True))
+
+
+def test_an_error_of_ours_from_an_executor_is_raised_as_it_is_with_the_finished_games():
+    with (
+        FailingExecutor(2, rm.StateError("a state went bad")) as executor,
+        pytest.raises(rm.StateError, match="a state went bad") as info,
+    ):
+        rm.simulate(GAME, AGENTS, 16, executor=executor, n_jobs=2)
+    assert len(info.value.results) >= 2  # (the first chunk)
+
+
+# -- issue 19: agents that never answer -----------------------------------------------------------------------------
+class Stuck(RandomAgent):
+    """From ``after`` player-turns on: never answers (``how="sleep"``), answers after ``seconds`` (``"slow"``),
+    swallows every interruption for a second (``"swallow"``) or catches the first and answers (``"catch"``)."""
+
+    name = "stuck"
+
+    def __init__(self, after: int = 3, how: str = "sleep", seconds: float = 0.0) -> None:
+        self.after, self.how, self.seconds = after, how, seconds
+
+    def act(self, state, rng):
+        if state.turn >= self.after:
+            if self.how == "slow":
+                time.sleep(self.seconds)
+            elif self.how == "swallow":
+                end = time.monotonic() + 1
+                while time.monotonic() < end:
+                    with contextlib.suppress(BaseException):  # the point of this agent
+                        time.sleep(0.01)
+            elif self.how == "catch":
+                with contextlib.suppress(BaseException):
+                    time.sleep(3600)
+            else:
+                time.sleep(3600)
+        return super().act(state, rng)
+
+
+def _stuck_game_error(error, seed):
+    assert (error.agent, error.seat, error.seed) == ("stuck", 1, seed)
+    assert f"agent 'stuck' in seat 1 (game seed {seed}) did not answer within move_time=0.2 s" in str(error)
+
+
+@pytest.mark.parametrize("how", ["sleep", "swallow", "catch"])
+def test_an_agent_that_never_answers_ends_its_game_within_move_time(how):
+    start = time.monotonic()
+    with pytest.raises(rm.AgentError) as info:
+        rm.play(GAME, [AggressiveAgent(), Stuck(how=how), AggressiveAgent()], 5, move_time=0.2)
+    assert time.monotonic() - start < 20  # a hang check
+    _stuck_game_error(info.value, 5)
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("n_jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_simulate_ends_a_stuck_game_naming_the_seat_and_the_seed(n_jobs):
+    agents = [AggressiveAgent(), Stuck(after=30), AggressiveAgent()]
+    finished = rm.simulate(GAME, [agents[0], RandomAgent(), agents[2]], 6)  # the same games, without sticking
+    if (finished["turns"] < 30).all():  # (every game over before the agent would stick: nothing to test)
+        pytest.skip("no game reaches the stuck turn")
+    k = int((finished["turns"] >= 30).to_numpy().argmax())
+    with pytest.raises(rm.AgentError) as info:
+        rm.simulate(GAME, agents, 6, n_jobs=n_jobs, move_time=0.2)
+    _stuck_game_error(info.value, finished["seed"][k])
+    assert len(info.value.results) >= k if n_jobs > 1 else len(info.value.results) == k
+
+
+def test_a_slow_decision_in_another_thread_fails_when_it_returns():
+    import threading
+
+    errors = []
+
+    def play_in_a_thread():
+        try:
+            rm.play(GAME, [AggressiveAgent(), Stuck(how="slow", seconds=0.4), AggressiveAgent()], 5, move_time=0.2)
+        except rm.AgentError as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=play_in_a_thread)
+    thread.start()
+    thread.join(timeout=60)
+    assert len(errors) == 1
+    _stuck_game_error(errors[0], 5)
+    assert "(it took 0.4" in str(errors[0])
+
+
+def test_the_programs_own_alarm_is_left_alone():
+    rang = []
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: rang.append(signum))
+    try:
+        with pytest.raises(rm.AgentError, match=r"did not answer within move_time=0\.2 s"):
+            rm.play(GAME, [AggressiveAgent(), Stuck(how="slow", seconds=0.3), AggressiveAgent()], 5, move_time=0.2)
+        assert signal.getsignal(signal.SIGALRM) is not previous
+    finally:
+        handler = signal.signal(signal.SIGALRM, previous)
+    assert handler is not signal.SIG_DFL
+    assert rang == []
+
+
+def test_victory_probabilities_and_tournaments_take_a_move_time():
+    state = GAME.new_initial_state(seed=2, auto_chance=True)
+    with pytest.raises(rm.AgentError, match=r"did not answer within move_time=0\.2 s"):
+        rm.victory_probabilities(state, [AggressiveAgent(), Stuck(), AggressiveAgent()], 2, move_time=0.2)
+    with pytest.raises(rm.AgentError, match=r"did not answer within move_time=0\.2 s"):
+        tournament(GAME, [[AggressiveAgent(), Stuck(), AggressiveAgent()]], 3, move_time=0.2)
+
+
+@pytest.mark.parametrize("move_time", [0, -1, math.nan, math.inf, 10**7, "1", True, [1]])
+def test_a_bad_move_time_is_refused_naming_it(move_time):
+    with pytest.raises(rm.InvalidArgumentError, match="move_time must be") as info:
+        rm.simulate(GAME, AGENTS, 2, move_time=move_time)
+    assert shown(move_time) in str(info.value)
+    with pytest.raises(rm.InvalidArgumentError, match="move_time must be"):
+        rm.play(GAME, AGENTS, 2, move_time=move_time)
+
+
+def test_the_cli_ends_a_stuck_game_with_move_time(tmp_path, capsys, monkeypatch):
+    from riskmath import agents as agents_module
+
+    monkeypatch.setitem(agents_module.AGENTS, "stuck", lambda: Stuck(after=30))
+    out = tmp_path / "out.csv"
+    argv = ["simulate", "--players", "3", "--agents", "aggressive,stuck,aggressive", "--max-turns", "40"]
+    assert rm_main([*argv, "--games", "6", "--out", str(out), "--move-time", "0.2"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "agent 'stuck' in seat 1 (game seed " in err
+    assert "did not answer within move_time=0.2 s" in err
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "nan", "inf", "soon"])
+def test_the_cli_refuses_a_bad_move_time(text, capsys):
+    assert rm_main([*SIMULATE, "--games", "2", "--move-time", text]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("riskmath: error: argument --move-time: expected a positive number of seconds")
+    assert len(err.strip().splitlines()) == 1
