@@ -404,7 +404,8 @@ def status_of(run: Callable[[], None]) -> int:
     """Call ``run`` (a whole command) and return its exit status.
 
     0 when it ends normally; 2 after an error (bad input, out of memory, a
-    worker process that died), 130 after Ctrl-C (143 after SIGTERM and 129
+    worker process that died, an answer that could not be written to
+    standard output), 130 after Ctrl-C (143 after SIGTERM and 129
     after SIGHUP, which stop a parallel run the same way) and 1 when the
     reader of standard output went away.  Every error is one line on
     standard error, never a traceback.
@@ -427,10 +428,21 @@ def status_of(run: Callable[[], None]) -> int:
     except BrokenPipeError:
         # The reader went away (``riskmath ... | head -1``): no traceback, and none at exit either when Python
         # flushes stdout (https://docs.python.org/3/library/signal.html#note-on-sigpipe).
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _quiet_stdout()
         return 1
+    except OSError as error:  # the answer could not be written (``> /dev/full``: no space left on the device)
+        what = f" {error.filename!r}" if error.filename else " standard output"
+        print(f"riskmath: error: could not write to{what}: {error.strerror or error}", file=sys.stderr)
+        _quiet_stdout()
+        return 2
     return 0
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device: Python's flush at exit must not fail (and print) again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def interrupted_by(signum: int) -> str:

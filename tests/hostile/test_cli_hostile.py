@@ -8,6 +8,7 @@ status 2 and exactly one line on stderr, never a traceback.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -159,3 +160,15 @@ def test_outlook_under_the_limit_works(tmp_path):
     result = run("outlook", _saved_position(tmp_path), "--agents", "aggressive", "--games", "3", "--max-turns", "50")
     assert result.returncode == 0, result.stderr
     assert "player" in result.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("args", [("odds", "3", "2"), ("table", "--attackers", "30", "--defenders", "30")])
+def test_an_answer_that_cannot_be_written_is_one_line_and_status_2(args):
+    # Standard output on a full device (opened for writing only: the device itself is never touched otherwise).
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "riskmath", *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120
+        )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "riskmath: error: could not write to standard output: No space left on device"
