@@ -231,6 +231,7 @@ def play(
     >>> play(rm.Game(2, max_turns=30), [RandomAgent(), AggressiveAgent()], seed=1, record_history=False).snapshots
     []
     """
+    _check_game(game)
     _check_agents(game, agents)
     check_int("seed", seed, minimum=0)
     moves = check_move_time(move_time)
@@ -284,7 +285,14 @@ def _check_start(game: Game, start: object) -> Position | None:
     return start.position
 
 
+def _check_game(game: object) -> None:
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"game must be a riskmath Game, got {type(game).__name__}: {shown(game)}")
+
+
 def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+        raise InvalidArgumentError(f"agents must be a sequence of agents, one per player, got {shown(agents)}")
     if len(agents) != game.players:
         raise InvalidArgumentError(f"need one agent per player ({game.players}), got {len(agents)}")
     for agent in agents:
@@ -450,7 +458,12 @@ def simulate(
     >>> list(table.columns[:4]), len(table)
     (['seed', 'winner', 'draw', 'turns'], 4)
     """
+    _check_game(game)
     n = check_int("n_games", n_games, minimum=1)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise InvalidArgumentError(
+            f"executor must be a concurrent.futures.Executor (with a submit method), got {shown(executor)}"
+        )
     check_cost(
         lambda: f"simulate with n_games={shown(n)}",
         memory=min(n, SIZE_CAP) * (_BYTES_PER_GAME + _BYTES_PER_SEAT * game.players),

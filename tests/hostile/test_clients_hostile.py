@@ -116,3 +116,19 @@ def test_the_checks_leave_the_answers_alone(decision):
     action = agent.act(decision, random.Random(5))
     assert decision.is_legal(action)
     assert 0.0 <= evaluate.hold_probability(decision, 0, "Australia") <= 1.0
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda a: rm.play(None, a, seed=1), "game must be a riskmath Game, got NoneType"),
+        (lambda a: rm.simulate("Game(2)", a, 2), "game must be a riskmath Game, got str"),
+        (lambda a: rm.play(rm.Game(2), None, seed=1), "agents must be a sequence of agents"),
+        (lambda a: rm.simulate(rm.Game(2), a[0], 2), "agents must be a sequence of agents"),
+        (lambda a: rm.simulate(rm.Game(2), a, 2, executor="pool"), "executor must be a concurrent.futures.Executor"),
+    ],
+)
+def test_play_and_simulate_name_a_wrong_game_agents_or_executor(call, message):
+    agents = [AGENTS["aggressive"](), AGENTS["aggressive"]()]
+    with pytest.raises(InvalidArgumentError, match=message.replace(".", r"\.")):
+        call(agents)
