@@ -290,7 +290,7 @@ def _check_game(game: object) -> None:
         raise InvalidArgumentError(f"game must be a riskmath Game, got {type(game).__name__}: {shown(game)}")
 
 
-def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
+def _check_agents(game: Game, agents: object) -> None:
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
         raise InvalidArgumentError(f"agents must be a sequence of agents, one per player, got {shown(agents)}")
     if len(agents) != game.players:
