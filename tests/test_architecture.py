@@ -15,6 +15,7 @@ import functools
 import importlib
 import pkgutil
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -330,3 +331,20 @@ def test_the_phase_check_sees_a_string_comparison(tmp_path):
         assert phase_string_comparisons("riskmath.game._fake_phase") == [2, 2]
     finally:
         del MODULES["riskmath.game._fake_phase"]
+
+
+def test_no_file_holds_merge_conflict_markers():
+    # A merge resolved by hand once left its markers in the changelog (the docs build caught it, the tests did not).
+    root = Path(__file__).resolve().parent.parent
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=False).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout")
+    marked = []
+    for name in tracked:
+        if not name.endswith((".py", ".rst", ".md", ".toml", ".txt", ".cfg", ".ipynb", ".json", ".yml", ".yaml")):
+            continue
+        text = (root / name).read_text(encoding="utf-8", errors="replace")
+        lines = text.splitlines()
+        if any(line.startswith(("<<<<<<< ", ">>>>>>> ")) for line in lines):
+            marked.append(name)
+    assert not marked, f"merge conflict markers in {marked}"
