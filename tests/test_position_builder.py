@@ -191,6 +191,20 @@ def test_random_positions_are_sound_round_trip_and_can_move(board, sets_traded):
     assert state.deck_size + held == len(game.full_deck)
 
 
+def rebuilt(game, pos):
+    """``pos`` (the engine's, at the start of a turn) described to ``Game.position``."""
+    names = game.board.territories
+    return game.position(
+        dict(zip(names, pos.owner, strict=True)),
+        dict(zip(names, pos.armies, strict=True)),
+        current_player=pos.player,
+        cards=dict(enumerate(pos.hands)),
+        sets_traded=pos.sets_traded,
+        turn=pos.turn,
+        killed_by={p: k for p, k in enumerate(pos.killed_by) if k >= 0},
+    )
+
+
 @pytest.mark.parametrize("seed", tiered([3, 8], [3]))
 def test_the_same_fields_as_the_engine_at_the_start_of_a_played_turn(seed):
     from riskmath.agents import AggressiveAgent, RandomAgent
@@ -206,16 +220,7 @@ def test_the_same_fields_as_the_engine_at_the_start_of_a_played_turn(seed):
     assert len(starts) > 10
     for engine in starts[1:]:
         pos = engine.position
-        names = game.board.territories
-        built = game.position(
-            dict(zip(names, pos.owner, strict=True)),
-            dict(zip(names, pos.armies, strict=True)),
-            current_player=pos.player,
-            cards=dict(enumerate(pos.hands)),
-            sets_traded=pos.sets_traded,
-            turn=pos.turn,
-            killed_by={p: k for p, k in enumerate(pos.killed_by) if k >= 0},
-        ).position
+        built = rebuilt(game, pos).position
         for field in ("phase", "player", "turn", "owner", "armies", "hands", "sets_traded", "pool", "alive",
                       "killed_by", "captured", "bonus_taken", "pending", "occupy", "trade_down", "moved"):  # fmt: skip
             assert getattr(built, field) == getattr(pos, field), (field, engine)
@@ -245,3 +250,24 @@ def test_every_rules_preset_builds_sound_positions_that_play_on(preset):
         assert rm.GameState.from_json(state.to_json()) == state
     table = rm.victory_probabilities(state, "random", 2, max_turns=6)
     assert table["victory"].sum() + table.attrs["draw"] == pytest.approx(1.0)
+
+
+def test_two_players_with_no_neutral_territory_is_the_position_after_capturing_them():
+    """Accepted, not refused: play reaches it (seed 2: the neutral holds nothing from turn 23 on)."""
+    from riskmath.agents import AggressiveAgent
+
+    game = rm.Game(2, max_turns=300)
+    record = rm.play(game, [AggressiveAgent(), AggressiveAgent()], seed=2)
+    state = game.new_initial_state(2, auto_chance=True)
+    for action in record.actions:
+        if state.phase is Phase.REINFORCE and state.turn > 0 and all(o < 2 for o in state.position.owner):
+            break
+        state = state.apply(action)
+    pos = state.position
+    assert (state.turn, game.neutrals) == (23, 1)
+    assert pos.pool == state.reinforcements(pos.player)  # the start of that turn
+    built = rebuilt(game, pos)
+    assert built.problems() == []
+    for field in ("phase", "player", "owner", "armies", "hands", "pool", "alive"):
+        assert getattr(built.position, field) == getattr(pos, field), field
+    assert len(built.legal_actions()) > 0

@@ -161,6 +161,12 @@ class Game(GameContext):
             The owner of every territory (name, alias or id, as everywhere):
             a player ``0 .. players - 1``, or a neutral in the two-player
             variants that have them.  A player holding nothing is eliminated.
+            A two-player board with no neutral territory is accepted (it is
+            not refused as a neutral forgotten): it is the position after
+            the players have captured every neutral territory, reachable in
+            play, and neutrals never move after the set-up.  For a
+            two-player game with no neutral at all, from the set-up on, use
+            ``Rules(two_player="none")``.
         armies : mapping of territory to int
             The armies on every territory (the same territories), each at
             least 1 (and at most ``Rules.max_armies_per_territory``).
