@@ -28,6 +28,37 @@ _SETUP_PLACE, _SETUP_CLAIM, _SETUP_PILE, _SETUP_CAPITAL = (
 class Agent(Protocol):
     """What :func:`riskmath.simulate` needs from an agent.
 
+    An agent has a ``name`` and an ``act(state, rng)`` method returning one
+    of ``state.legal_actions()`` for ``state.current_player``, at any
+    decision of any phase (set-up included); ``rng`` is its own
+    :class:`random.Random`.
+
+    **What an agent may keep between decisions.**  Anything it likes (the
+    built-in agents' parameters never change), provided that a decision
+    depends only on the state and ``rng`` in the end: memory is a cache,
+    never a fact of the game.  The odds agent keeps, per seat, a plan for the
+    turn (the placements still to make, the attack routes, the territories
+    held at the start), keyed by ``state.turn``; it drops it silently when
+    the turn changes, and replans when the plan no longer fits the state
+    (the pool or the owners differ).  The search agent remembers the
+    ``(turn, player)`` whose first placement it searched, so as to search it
+    once.  The random and aggressive agents keep nothing.  Since one agent
+    object may play several seats, memory is kept per seat.
+
+    **How it is reset between games.**  It is not reset: :func:`riskmath.play`,
+    :func:`riskmath.simulate`, the tournaments and the rollouts of
+    :func:`riskmath.victory_probabilities` play every game with fresh deep
+    copies of the agents (``copy.deepcopy``; worker processes get pickled
+    copies), so no game depends on the games played before it and the
+    caller's agent objects are never changed.  An outside client that calls
+    ``act`` itself may reuse one agent from game to game (a test checks that
+    a built-in agent that played a game decides the next one exactly as a
+    fresh agent does), but should ask a fresh copy for positions that do not
+    follow one another in a game (positions built by hand with
+    :meth:`riskmath.Game.position`): with the same turn number and player,
+    the search agent would take its first placement as already searched.
+    Agents must be picklable and deep-copyable.
+
     Examples
     --------
     A protocol: any object with a ``name`` and an ``act`` method is an agent.

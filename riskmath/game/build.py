@@ -24,11 +24,15 @@ from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK
 from riskmath.game.context import GameContext
 from riskmath.game.missions import missions_for
-from riskmath.game.position import Position, cards_in_play, headquarters_cards, most_cards
+from riskmath.game.phase import Phase
+from riskmath.game.position import Capture, Position, cards_in_play, headquarters_cards, most_cards
 from riskmath.game.serialize import BIG, problems
 from riskmath.game.transitions import start_turn_at
 
-__all__ = ["build_position"]
+__all__ = ["PHASES", "build_position"]
+
+#: The decisions ``Game.position`` builds a turn at: its start, and the attack, occupation and fortification.
+PHASES = (Phase.REINFORCE, Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY)
 
 
 def _territory(game: GameContext, key: object, where: str) -> int:
@@ -64,8 +68,8 @@ def _player(game: GameContext, value: object, name: str) -> int:
     return int(value)  # type: ignore[call-overload, no-any-return]
 
 
-def _board(game: GameContext, owners: object, armies: object) -> tuple[list[int], list[int]]:
-    """The owner and the armies of every territory, checked."""
+def _board(game: GameContext, owners: object, armies: object, emptied: int = -1) -> tuple[list[int], list[int]]:
+    """The owner and the armies of every territory, checked (``emptied``: the capture's target, 0 armies)."""
     names, n = game.board.territories, len(game.board)
     owned = _by_territory(game, owners, "owners")
     missing = [names[t] for t in range(n) if t not in owned]
@@ -89,7 +93,12 @@ def _board(game: GameContext, owners: object, armies: object) -> tuple[list[int]
             kinds = f"players 0..{game.players - 1}" + (f", neutrals {game.players}..{last}" if game.neutrals else "")
             raise InvalidArgumentError(f"owners[{key!r}] is {shown(who)}, not an owner id ({kinds})")
         key, count = counts[t]
-        if not _integer(count) or not 1 <= int(count) <= game.cap:  # type: ignore[call-overload]
+        if t == emptied:
+            if count != 0 or not _integer(count):
+                raise InvalidArgumentError(
+                    f"armies[{key!r}] is {shown(count)}: the territory just captured (occupy) is empty, 0 armies"
+                )
+        elif not _integer(count) or not 1 <= int(count) <= game.cap:  # type: ignore[call-overload]
             most = f"1 to {game.cap}" if game.cap < 10**9 else "at least 1"
             raise InvalidArgumentError(
                 f"armies[{key!r}] is {shown(count)}: a territory holds {most} armies (an integer)"
@@ -199,6 +208,57 @@ def _capitals(game: GameContext, capitals: object) -> list[int]:
     return [chosen[p] for p in range(game.players)]
 
 
+def _phase(value: object) -> Phase:
+    if isinstance(value, str) and not isinstance(value, Phase):
+        value = next((p for p in PHASES if p.value == value.strip().lower()), value)
+    if value not in PHASES:
+        choices = ", ".join(repr(p.value) for p in PHASES)
+        raise InvalidArgumentError(f"phase must be one of {choices} (or those Phase members), got {shown(value)}")
+    return Phase(value)
+
+
+def _capture(game: GameContext, occupy: object, phase: Phase) -> tuple[int, int, object] | None:
+    """The capture (source, target, least as given) of ``occupy``, given exactly in the ``OCCUPY`` phase."""
+    if phase is not Phase.OCCUPY:
+        if occupy is not None:
+            raise InvalidArgumentError(f"occupy given, but phase is {phase.value!r}, not 'occupy': {shown(occupy)}")
+        return None
+    if not is_sequence(occupy) or len(occupy) not in (2, 3):
+        raise InvalidArgumentError(
+            f"phase 'occupy' needs occupy=(from, to) or (from, to, least): the attacking territory, the one just "
+            f"captured (emptied: 0 armies) and the fewest armies that must move in (default 1), got {shown(occupy)}"
+        )
+    parts = list(occupy)
+    source = _territory(game, parts[0], "occupy[0] (the attacking territory)")
+    target = _territory(game, parts[1], "occupy[1] (the territory just captured)")
+    return source, target, parts[2] if len(parts) == 3 else 1
+
+
+def _enter_phase(
+    game: GameContext, pos: Position, phase: Phase, captured: object, capture: tuple[int, int, object] | None
+) -> None:
+    """Move a position at the start of a turn on to ``phase``: armies placed, the attack or fortification begun."""
+    if not isinstance(captured, bool):
+        raise InvalidArgumentError(f"captured must be True or False, got {shown(captured)}")
+    if phase is Phase.REINFORCE:
+        if captured:
+            raise InvalidArgumentError("captured=True, but phase 'reinforce' starts the turn: nothing captured yet")
+        return
+    if pos.phase is Phase.GAME_OVER:  # a mission or the headquarters decided the game already
+        if capture is not None:
+            raise InvalidArgumentError(
+                f"occupy: the board already decides the game (player {pos.winner} wins), so no occupation follows"
+            )
+        return
+    pos.phase, pos.pool, pos.captured = phase, 0, captured
+    if capture is not None:
+        source, target, least = capture
+        if not captured:
+            raise InvalidArgumentError("captured=False, but phase 'occupy' follows a capture (pass captured=True)")
+        least = check_int("occupy[2] (the fewest armies to move in)", least, minimum=1, maximum=BIG)
+        pos.occupy = Capture(source, target, least)
+
+
 def build_position(
     game: GameContext,
     owners: Mapping[Any, int],
@@ -212,9 +272,17 @@ def build_position(
     capitals: Mapping[int, Any] | None = None,
     killed_by: Mapping[int, int] | None = None,
     seed: int | None = None,
+    phase: object = Phase.REINFORCE,
+    captured: object = False,
+    occupy: object = None,
 ) -> Position:
-    """The position at the start of ``current_player``'s turn; see :meth:`riskmath.Game.position`."""
-    owner, army = _board(game, owners, armies)
+    """The position at the start of ``current_player``'s turn, or at a later decision of it.
+
+    See :meth:`riskmath.Game.position`.
+    """
+    chosen_phase = _phase(phase)
+    capture = _capture(game, occupy, chosen_phase)
+    owner, army = _board(game, owners, armies, -1 if capture is None else capture[1])
     player = _player(game, current_player, "current_player")
     alive = [p in owner for p in range(game.players)]
     if sum(alive) < 2:
@@ -259,7 +327,10 @@ def build_position(
     pos.alive, pos.killed_by = alive, killers
     pos.missions, pos.capitals = chosen_missions, chosen_capitals
     start_turn_at(game, pos, player, turn)
+    _enter_phase(game, pos, chosen_phase, captured, capture)
     found = problems(game, pos)
+    if found and chosen_phase is not Phase.REINFORCE:  # the phase's own invariants, named
+        raise InvalidArgumentError(f"no sound position at phase {chosen_phase.value!r}: " + "; ".join(found))
     if found:  # a case the checks above missed: never hand out an inconsistent state
         raise StateError("the position is inconsistent: " + "; ".join(found))
     return pos

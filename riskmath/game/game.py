@@ -144,8 +144,11 @@ class Game(GameContext):
         killed_by: Mapping[int, int] | None = None,
         seed: int | None = None,
         auto_chance: bool = False,
+        phase: Phase | str = Phase.REINFORCE,
+        captured: bool = False,
+        occupy: tuple[Any, ...] | None = None,
     ) -> GameState:
-        """A position set up by hand: the state at the start of ``current_player``'s turn.
+        """A position set up by hand: the state at the start of ``current_player``'s turn, or at a later decision.
 
         The way to study "what if" from any position: describe the board,
         get a state the engine can play on from (``legal_actions``,
@@ -161,6 +164,12 @@ class Game(GameContext):
             The owner of every territory (name, alias or id, as everywhere):
             a player ``0 .. players - 1``, or a neutral in the two-player
             variants that have them.  A player holding nothing is eliminated.
+            A two-player board with no neutral territory is accepted (it is
+            not refused as a neutral forgotten): it is the position after
+            the players have captured every neutral territory, reachable in
+            play, and neutrals never move after the set-up.  For a
+            two-player game with no neutral at all, from the set-up on, use
+            ``Rules(two_player="none")``.
         armies : mapping of territory to int
             The armies on every territory (the same territories), each at
             least 1 (and at most ``Rules.max_armies_per_territory``).
@@ -185,6 +194,27 @@ class Game(GameContext):
             Seeds the state's generator, as in :meth:`new_initial_state`.
         auto_chance : bool, default False
             As in :meth:`new_initial_state`.
+        phase : Phase or str, default Phase.REINFORCE
+            The decision of the turn to build: ``"reinforce"`` (its start,
+            the armies to place), ``"attack"`` (the armies placed, the
+            attacks to declare or end), ``"occupy"`` (a territory just
+            captured, armies to move in) or ``"fortify"`` (the attacks over).
+            After the start of the turn nothing is left to place (``pool``
+            is 0), as the engine has it: give the board as it stands then.
+            Every rules option and invariant of that phase holds (e.g.
+            ``"fortify"`` only where the rules fortify), or the position is
+            refused naming the invariant.
+        captured : bool, default False
+            Whether ``current_player`` has captured a territory this turn (it
+            then draws a card at the end of the turn); True with ``"occupy"``.
+        occupy : tuple, optional
+            With ``phase="occupy"`` (and only then): ``(from, to)`` or
+            ``(from, to, least)``, the attacking territory, the territory
+            just captured and the fewest armies that must move in (1 by
+            default; the dice of the capturing roll under
+            ``Rules(occupy_min="dice_rolled")``).  ``owners`` gives ``to``
+            to ``current_player`` and ``armies`` gives it 0: it is empty
+            until the armies move in.
 
         Returns
         -------
@@ -217,6 +247,14 @@ class Game(GameContext):
         (<GameState turn 1, REINFORCE, player 1 to move>, 4, ('Alaska', 'Peru', 'wild'))
         >>> state.problems(), GameState.from_json(state.to_json()) == state
         ([], True)
+
+        The occupation after a capture, with the territory just taken empty:
+
+        >>> captured = owners | {"Ural": 1}
+        >>> state = game.position(captured, armies | {"Ural": 0}, current_player=1, phase="occupy",
+        ...                       captured=True, occupy=("Ukraine", "Ural", 3))
+        >>> state, state.legal_actions()[:2]
+        (<GameState turn 1, OCCUPY, player 1 to move>, [Occupy(armies=3), Occupy(armies=4)])
         >>> game.position(owners | {"eastern canada": 1}, armies)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
             ...
@@ -238,6 +276,9 @@ class Game(GameContext):
             capitals=capitals,
             killed_by=killed_by,
             seed=seed,
+            phase=phase,
+            captured=captured,
+            occupy=occupy,
         )
         return GameState(self, position, auto_chance=auto_chance)
 
