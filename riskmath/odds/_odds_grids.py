@@ -261,10 +261,10 @@ def _chain_win_probability(
         # would add exact zeros after the others (the sum runs down the rows in order), so every entry is the
         # same to the last bit as the whole table's; the vector keeps its full length for the final sum, whose
         # pairwise order depends on the length.
-        block = np.add.reduce(force[1 : top + 1, None] * battles.ending(d)[:top, :top], axis=0)
-        force = np.zeros(battles.size + 1)
-        force[:top] = block
+        force = np.add.reduce(force[1 : top + 1, None] * battles.ending(d)[:top, :top], axis=0)
         top -= 1
+    if len(force) <= battles.size:  # after a product: entries 0..top, padded with the zeros left out
+        force = np.concatenate((force, np.zeros(battles.size + 1 - len(force))))
     return float(unit_interval(float(force.sum())))
 
 
