@@ -94,34 +94,9 @@ def covers(nbrs: Sequence[Sequence[int]], enemy: set[int], strength: Callable[[i
     The candidates: up to ``ROUTES_TRIED`` single paths through everything
     (starts tried strongest first), then a greedy cover by several paths,
     each the longest path from next to the strongest stack left.  An empty
-    list when some part has no start.  The lists returned may be shared
-    between calls: read them, do not change them.
+    list when some part has no start.
     """
     power = {t: strength(t) for t in enemy}
-    if not isinstance(nbrs, tuple):
-        return _covers(nbrs, enemy, power)
-    # The answer depends on the strengths only through their order (which are largest, which are equal, which
-    # are 0), so it is remembered under their ranks: the same cover comes back for other armies in that order.
-    order = tuple(sorted(enemy))
-    levels = {v: k for k, v in enumerate(sorted({v for v in power.values() if v > 0}), start=1)}
-    key = (id(nbrs), order, tuple([levels[power[t]] if power[t] > 0 else 0 for t in order]))
-    found = _COVERS.get(key)
-    if found is not None and found[0] is nbrs:
-        return found[1]
-    result = _covers(nbrs, enemy, power)
-    if len(_COVERS) >= COVERS_CACHE_SIZE:
-        _COVERS.clear()
-    _COVERS[key] = (nbrs, result)
-    return result
-
-
-#: Covers remembered by :func:`covers` for a board given as a tuple of tuples (all forgotten when full).
-COVERS_CACHE_SIZE = 8192
-_COVERS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[object, list[list[Path]]]] = {}
-
-
-def _covers(nbrs: Sequence[Sequence[int]], enemy: set[int], power: dict[int, int]) -> list[list[Path]]:
-    """:func:`covers`, computed, from the strengths of the enemy territories."""
     starts = sorted((t for t in enemy if power[t] > 0), key=lambda t: (-power[t], t))
     if not starts:
         return []
