@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import random
+import statistics
 import time
 from typing import Any
 
@@ -188,3 +189,42 @@ def scaling(name: str, players: int, games: int) -> tuple[float, float, int]:
     if not tables[0].equals(tables[1]):
         raise AssertionError(f"simulate gave different tables with 1 and 2 processes ({name}, {players} players)")
     return times[0], times[1], int(tables[0]["turns"].sum())
+
+
+def paired_ratio(
+    players: int,
+    *,
+    rounds: int = 5,
+    budget: float = 0.5,
+    max_turns: int = 200,
+    names: tuple[str, str] = ("odds", "aggressive"),
+) -> tuple[float, float, float]:
+    """Issue 20's measure: the first agent's player-turns per second over the second's, self-play of each.
+
+    Every seat is the one agent, then every seat the other, on the same
+    game (1993 rules, ``max_turns``), after four warm-up games of each;
+    then ``rounds`` rounds, each a chunk of new games of the one agent and
+    then of the other (each at least ``budget`` seconds of process time,
+    the same seeds in both), so that a change in the load of a shared
+    machine falls on both alike.  Returns the median rate of each and the
+    median of the rounds' ratios.
+    """
+    game = rm.Game(players, max_turns=max_turns)
+    agents = {name: [make_agent(name) for _ in range(players)] for name in names}
+    for name in names:
+        rm.simulate(game, agents[name], 4, seed=20_000)
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names:
+            gc.collect()
+            turns, elapsed, k = 0, 0.0, 0
+            while elapsed < budget:
+                start = time.process_time()
+                table = rm.simulate(game, agents[name], 2, seed=30_000 + 1000 * r + k)
+                elapsed += time.process_time() - start
+                turns += int(table["turns"].sum())
+                k += 1
+            rates[name].append(turns / elapsed)
+    first, second = names
+    ratios = sorted(a / b for a, b in zip(rates[first], rates[second], strict=True))
+    return statistics.median(rates[first]), statistics.median(rates[second]), statistics.median(ratios)

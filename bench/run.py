@@ -216,6 +216,15 @@ def rules_engine(games: int, quick: bool) -> None:
         label = "odds agent v aggressive, 4 players (warm)"
         verdict = "met" if ratio >= 0.2 else "NOT met"
         print(f"{label:<50} {ratio:9.3f} of its player-turns/s   (target >= 0.2: {verdict})")
+        # Issue 20's measure: 2 and 4 players, games capped at 200 player-turns, the two agents' chunks of games
+        # in turn (process time), the median of the rounds' ratios.
+        for players in (2, 4):
+            odds, aggressive, ratio = playouts.paired_ratio(players, rounds=3 if quick else 5)
+            label = f"odds v aggressive, {players} players, cap 200, paired"
+            verdict = "met" if ratio >= 0.2 else "NOT met"
+            print(
+                f"{label:<50} {ratio:9.3f} ({odds:.0f} v {aggressive:.0f} player-turns/s)   (target >= 0.2: {verdict})"
+            )
     for name, players, n in (("aggressive", 4, 60 if quick else 160), ("random", 4, 6 if quick else 16)):
         one, two, turns = playouts.scaling(name, players, n)
         label = f"simulate n_jobs=2 v 1: {name}, {players} players ({n} games)"

@@ -36,6 +36,7 @@ the same kind.  It only reads what its player may see.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -48,7 +49,7 @@ from riskmath.evaluate.outlook import (
     fall_probabilities,
     kept_probability,
     owners_and_armies,
-    plan_continent,
+    plan_continent_above,
     win_probability,
 )
 from riskmath.game.actions import (
@@ -228,7 +229,9 @@ class OddsAgent:
                     continue
             if all(owners[t] == me for t in continent.ids) or self._out_of_reach(state, me, continent.ids, pool):
                 continue
-            plan = _plan_continent(state, me, name, pool)
+            plan = _plan_continent(state, me, name, pool, self._floor(continent.bonus, best))
+            if plan is None:  # at most the floor: below take_threshold, or a score below the best
+                continue
             score = plan.probability * continent.bonus
             if plan.probability >= self.take_threshold and (
                 best is None or score > best[0] or (score == best[0] and k < best[1])
@@ -244,6 +247,21 @@ class OddsAgent:
         source, target = self._best_attack(state, me, pool)
         todo.append((source, pool))
         return _merged(todo), [(source, target)] if target is not None else []
+
+    def _floor(self, bonus: int, best: tuple[float, int, ContinentPlan] | None) -> float:
+        """A probability at or below which a continent's plan cannot be chosen in :meth:`_plan_turn`.
+
+        Below ``take_threshold``; and for a positive bonus, also any ``p`` whose score ``p * bonus`` (as a
+        float) is below the best score so far (a tie may still win on board order, so the floor stays under
+        it).  Float products are monotone, so every ``p`` up to the floor scores below the best as well.
+        """
+        floor = math.nextafter(self.take_threshold, -math.inf)
+        if best is not None and bonus > 0:
+            below = best[0] / bonus
+            while below > floor and below * bonus >= best[0]:
+                below = math.nextafter(below, -math.inf)
+            floor = max(floor, below)
+        return floor
 
     def _out_of_reach(self, state: GameState, me: int, members: Sequence[int], pool: int) -> bool:
         """Whether a plan for the continent is hopeless, so that :func:`plan_continent` is not asked.
@@ -486,17 +504,19 @@ _CHECKED = {Phase.ATTACK: "_attack_checked", Phase.OCCUPY: "_occupy_checked"}
 
 #: Plans remembered by :func:`_plan_continent` (all forgotten when full); a plan holds a few short lists.
 _PLANS_KEPT = 8192
-_PLANS: dict[tuple[int, str, int, int, tuple[int, ...]], tuple[Game, ContinentPlan]] = {}
+_PLANS: dict[tuple[int, str, int, int, tuple[int, ...]], tuple[Game, ContinentPlan | None, float]] = {}
 _REGIONS: dict[int, tuple[Game, dict[str, tuple[int, ...]]]] = {}
 
 
-def _plan_continent(state: GameState, me: int, name: str, pool: int) -> ContinentPlan:
-    """:func:`plan_continent`, remembered: the same plan comes back for the same continent and surroundings.
+def _plan_continent(state: GameState, me: int, name: str, pool: int, floor: float) -> ContinentPlan | None:
+    """:func:`plan_continent` above ``floor`` (see :func:`plan_continent_above`), remembered.
 
     A plan depends only on which territories of the continent and of its
     neighbors are the player's and on their armies (and on ``pool``, the
     board and the combat rules, which the game fixes), so those are the key.
-    About a quarter of the plans of odds-agent self-play repeat.
+    About a quarter of the plans of odds-agent self-play repeat.  An answer
+    of None is remembered with its floor, and serves a floor as high or
+    higher (the plan is at most that floor); a lower floor computes again.
     """
     game, pos = state.game, state.position
     regions = _REGIONS.get(id(game))
@@ -514,11 +534,14 @@ def _plan_continent(state: GameState, me: int, name: str, pool: int) -> Continen
     key = (id(game), name, me, pool, signature)
     found = _PLANS.get(key)
     if found is not None and found[0] is game:
-        return found[1]
-    plan = plan_continent(state, me, name, pool)
+        if found[1] is not None:
+            return found[1] if found[1].probability > floor else None
+        if floor >= found[2]:
+            return None
+    plan = plan_continent_above(state, me, game.board.continents[name].ids, pool, floor)
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.clear()
-    _PLANS[key] = (game, plan)
+    _PLANS[key] = (game, plan, floor)
     return plan
 
 

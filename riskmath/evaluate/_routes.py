@@ -118,6 +118,8 @@ def covers(nbrs: Sequence[Sequence[int]], enemy: set[int], strength: Callable[[i
 
 def shares(total: int, weights: Sequence[int]) -> list[int]:
     """``total`` split in proportion to ``weights`` (largest remainders)."""
+    if len(weights) == 1:  # (the usual case: all of it, or nothing; ``total * w / w`` is ``total`` exactly)
+        return [total] if total > 0 and weights[0] != 0 else [0]
     whole = sum(weights)
     if whole == 0 or total <= 0:
         return [0] * len(weights)

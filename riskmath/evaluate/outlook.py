@@ -300,12 +300,32 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     """
     check_state(state)
     _check_player(state, player)
+    plan = plan_continent_above(state, player, continent_members(state, continent), armies, -1.0)
+    assert plan is not None  # (a probability is never below -1)
+    return plan
+
+
+def plan_continent_above(
+    state: GameState, player: int, members: Sequence[int], armies: int, floor: float
+) -> ContinentPlan | None:
+    """:func:`plan_continent` of checked arguments (the continent by its territory ids), or None at ``floor``.
+
+    The same plan as :func:`plan_continent` when its probability is above
+    ``floor``, and None when it is not, found with less work: with a single
+    group of enemy territories the candidates do not depend on one another,
+    so a candidate is dropped as soon as the product of its paths' chances
+    falls to ``floor`` (the first candidate above it, then the first better
+    one, is the first best, as in :func:`plan_continent`).  With several
+    groups, each candidate is built from the best so far, so that all are
+    compared in full as :func:`plan_continent` does and only the answer is
+    held against ``floor``.  For the odds agent, which only needs a plan
+    likely enough to be played (see ``OddsAgent._plan_turn``).
+    """
     game = state.game
-    members = continent_members(state, continent)
     owners, stacks = owners_and_armies(state)
     enemy = {t for t in members if owners[t] != player}
     if not enemy:
-        return ContinentPlan(1.0, [], [], [])
+        return ContinentPlan(1.0, [], [], []) if floor < 1.0 else None
     nbrs = game.neighbors
     components: list[set[int]] = []  # the groups of joined enemy territories, by their lowest id
     for t in sorted(enemy):
@@ -317,9 +337,16 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
 
     candidates = [covers(nbrs, component, strength) for component in components]
     if not all(candidates):
-        return ContinentPlan(0.0, [], [], [])
-    chosen = [options[0] for options in candidates]
+        return ContinentPlan(0.0, [], [], []) if floor < 0.0 else None
     known: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] = {}  # path -> defenders, source, stacks
+    if len(candidates) == 1:  # one group: the candidates are its options, each judged on its own
+        found: ContinentPlan | None = None
+        for option in candidates[0]:
+            plan = _evaluate_routes(state, player, option, armies, known, floor if found is None else found.probability)
+            if plan is not None and (found is None or plan.probability > found.probability):
+                found = plan
+        return found if found is not None and found.probability > floor else None  # (a plan cut short gives 0)
+    chosen = [options[0] for options in candidates]
     best = _evaluate_routes(state, player, [p for paths in chosen for p in paths], armies, known)
     assert best is not None  # (nothing to beat)
     for k, options in enumerate(candidates):  # each component's candidates in turn, keeping the best odds
@@ -330,7 +357,7 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
             )
             if plan is not None and plan.probability > best.probability:
                 best, chosen = plan, trial
-    return best
+    return best if best.probability > floor else None
 
 
 def _evaluate_routes(

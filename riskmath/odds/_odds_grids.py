@@ -252,11 +252,19 @@ def _chain_win_probability(
         return _chain_sweeps(attackers, defenders, combat)
     battles = _battles(combat, _size(attackers))
     force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
+    top = attackers  # force[k] is 0 for k > top: a stack never grows
     for d in defenders[1:]:
         # One army stays behind in each capture; losses drop out.  The product is summed row by row in a fixed
         # order rather than by ``@``: BLAS kernels sum in an order of their own, which differs between processors,
         # and a last-bit difference flips the odds agent's ties (two pinned seeded games differed between machines).
-        force = np.add.reduce(force[1:, None] * battles.ending(d)[:-1], axis=0)
+        # Only the block of rows and columns that can be nonzero is formed (``top`` by ``top``): the rows left out
+        # would add exact zeros after the others (the sum runs down the rows in order), so every entry is the
+        # same to the last bit as the whole table's; the vector keeps its full length for the final sum, whose
+        # pairwise order depends on the length.
+        force = np.add.reduce(force[1 : top + 1, None] * battles.ending(d)[:top, :top], axis=0)
+        top -= 1
+    if len(force) <= battles.size:  # after a product: entries 0..top, padded with the zeros left out
+        force = np.concatenate((force, np.zeros(battles.size + 1 - len(force))))
     return float(unit_interval(float(force.sum())))
 
 
