@@ -126,6 +126,8 @@ def _hands(game: GameContext, cards: object, headquarters: set[str]) -> list[lis
         return hands
     if not isinstance(cards, Mapping):
         raise InvalidArgumentError(f"cards must be a mapping of player to a list of card names, got {shown(cards)}")
+    if game.rules.cards == "none" and any(is_sequence(hand) and len(hand) for hand in cards.values()):
+        raise InvalidArgumentError(f"cards given, but these rules play without cards (cards='none'): {shown(cards)}")
     holder: dict[str, int] = {}
     deck = Counter(game.full_deck)
     for key, hand in cards.items():

@@ -177,6 +177,7 @@ class Game(GameContext):
             Whose turn starts; a player holding territory.
         cards : mapping of int to list of str, optional
             Each player's hand: territory names (their cards) or ``"wild"``.
+            Refused (non-empty) under ``Rules(cards="none")``.
         sets_traded : int, default 0
             Sets traded so far in the game (the next set's value follows).
         turn : int, default 1
