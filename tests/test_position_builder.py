@@ -459,3 +459,155 @@ def test_random_positions_at_any_decision_are_sound_and_can_move(board, kind, ca
     assert state.problems() == []
     assert rm.GameState.from_json(state.to_json()) == state
     assert state.is_terminal() or len(state.legal_actions()) > 0
+
+
+# -- the set-up: the claim and the placement ------------------------------------------------------------------------
+
+SETUP_GAMES = [  # (preset, players): the claimed set-up, the deals, the neutrals, missions and headquarters
+    ("us_1993", 3),
+    ("us_1993", 2),
+    ("article_ja", 2),
+    ("euro_2003", 2),
+    ("us_1993_secret_mission", 4),
+    ("us_1993_capital", 3),
+    ("us_1993_experts", 5),
+]
+
+
+def setup_fields(pos):
+    return (pos.phase, pos.player, pos.first, pos.owner, pos.armies, pos.setup_left, pos.queue, sorted(pos.deck),
+            pos.dealt, pos.missions, pos.hands, pos.turn)  # fmt: skip
+
+
+def rebuilt_setup(game, pos):
+    names = game.board.territories
+    owners = {names[t]: o for t, o in enumerate(pos.owner) if o >= 0}
+    armies = {names[t]: a for t, a in enumerate(pos.armies) if pos.owner[t] >= 0}
+    missions = dict(enumerate(pos.missions)) if pos.missions else None
+    if pos.phase is Phase.SETUP_CLAIM:
+        return game.position(owners, armies, current_player=pos.player, phase="claim", missions=missions)
+    left = dict(enumerate(pos.setup_left))
+    return game.position(owners, armies, current_player=pos.player, phase="place", armies_left=left,
+                         first=pos.first, missions=missions)  # fmt: skip
+
+
+@pytest.mark.parametrize(("preset", "players"), SETUP_GAMES)
+def test_set_up_positions_are_the_engines_own(preset, players):
+    """At every claim and at the start of every set-up turn of a played set-up, the built position is the engine's."""
+    import random
+
+    game = rm.Game(players, rm.Rules.preset(preset))
+    state, rng = game.new_initial_state(len(preset) + players, auto_chance=True), random.Random(players)
+    checked, previous = 0, None
+    while state.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PILE):
+        pos = state.position
+        fresh = previous is None or previous.phase is not Phase.SETUP_PLACE or previous.position.player != pos.player
+        if state.phase is Phase.SETUP_CLAIM or (state.phase is Phase.SETUP_PLACE and fresh):
+            built = rebuilt_setup(game, pos)
+            assert setup_fields(built.position) == setup_fields(pos)
+            assert built.problems() == []
+            assert rm.GameState.from_json(built.to_json()) == built
+            checked += 1
+        previous, state = state, state.apply(rng.choice(state.legal_actions()))
+    assert checked > 10
+
+
+def random_setup(game, kind, rng):
+    """Arguments of ``game.position`` for a random claim (claims so far round the table) or placement."""
+    names, players = list(game.board.territories), game.players
+    rng.shuffle(names)
+    extra = {}
+    if game.rules.missions != "none":
+        from riskmath.game.missions import missions_for
+
+        extra["missions"] = dict(enumerate(rng.sample(missions_for(game.rules.missions, players), players)))
+    if kind == "claim":
+        claimed, first = rng.randrange(game.claimed_by_players), rng.randrange(players)
+        owners = {name: (first + i) % players for i, name in enumerate(names[:claimed])}
+        armies = dict.fromkeys(owners, 1)
+        return dict(owners=owners, armies=armies, current_player=(first + claimed) % players, phase="claim") | extra
+    owners = {name: i % game.owners for i, name in enumerate(names)}
+    armies = {name: rng.randint(1, 3) for name in names}
+    left = {o: rng.randint(0, game.starting_armies[o]) for o in range(game.owners)} | {0: rng.randint(1, 5)}
+    return dict(owners=owners, armies=armies, current_player=rng.randrange(players), phase="place",
+                armies_left=left) | extra  # fmt: skip
+
+
+@pytest.mark.parametrize(("preset", "players"), tiered(SETUP_GAMES, SETUP_GAMES[::2]))
+def test_every_agent_decides_legally_in_a_built_set_up_and_the_game_plays_on(preset, players):
+    import random
+
+    from riskmath.agents import AGENTS, AggressiveAgent, SearchAgent
+
+    game = rm.Game(players, rm.Rules.preset(preset), max_turns=30)
+    kinds = ["claim", "place"] if game.claiming else ["place"]
+    for kind in kinds:
+        for seed in range(2):
+            state = game.position(**random_setup(game, kind, random.Random(seed)), seed=seed)
+            assert state.problems() == []
+            assert state.phase is build_phase(kind)
+            for name, agent_type in AGENTS.items():
+                agent = SearchAgent(budget=2, score=share) if name == "search" else agent_type()
+                action = agent.act(state, random.Random(seed))
+                assert state.is_legal(action), (name, kind, action)
+                assert state.apply(action).problems() == []
+            record = rm.play(game, [AggressiveAgent() for _ in range(players)], seed=seed, start=state)
+            assert record.final.is_terminal()
+            assert record.final.problems() == []
+
+
+def build_phase(kind):
+    return {"claim": Phase.SETUP_CLAIM, "place": Phase.SETUP_PLACE}[kind]
+
+
+@given(st.sampled_from(SETUP_GAMES), st.sampled_from(["claim", "place"]), st.integers(0, 2**32))
+def test_random_set_up_positions_are_sound_and_can_move(game_kind, kind, seed):
+    import random
+
+    preset, players = game_kind
+    game = rm.Game(players, rm.Rules.preset(preset))
+    if kind == "claim" and not game.claiming:
+        with pytest.raises(rm.InvalidArgumentError, match="these rules deal the territories"):
+            game.position({}, {}, phase="claim")
+        return
+    state = game.position(**random_setup(game, kind, random.Random(seed)), seed=seed)
+    assert state.problems() == []
+    assert rm.GameState.from_json(state.to_json()) == state
+    assert len(state.legal_actions()) > 0
+
+
+BAD_SETUPS = [
+    ("claims out of turn", {"owners": {"Alaska": 1}, "armies": {"Alaska": 1}, "current_player": 0, "first": 0},
+     "player 0 has claimed 0 territories, but claims go round the table one at a time from the first player 0"),
+    ("two armies on a claim", {"owners": {"Alaska": 0}, "armies": {"Alaska": 2}, "current_player": 1},
+     "armies['Alaska'] is 2: a claimed territory holds 1 army"),
+    ("armies on an unclaimed", {"owners": {"Alaska": 0}, "armies": {"Alaska": 1, "Peru": 1}, "current_player": 1},
+     "armies names Peru, not in owners"),
+    ("cards in the set-up", {"owners": {}, "armies": {}, "cards": {0: ["Peru"]}}, "cards given at the set-up phase"),
+    ("a turn in the set-up", {"owners": {}, "armies": {}, "turn": 3}, "turn given at the set-up phase"),
+    ("armies left at a claim", {"owners": {}, "armies": {}, "armies_left": {0: 3}},
+     "armies_left given at phase 'claim'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("changes", "message"), [case[1:] for case in BAD_SETUPS], ids=[c[0] for c in BAD_SETUPS])
+def test_inconsistent_claims_are_refused_by_name(changes, message):
+    with pytest.raises(rm.InvalidArgumentError, match=message.replace("[", r"\[").replace("(", r"\(")):
+        GAME.position(**({"phase": "claim"} | changes))
+
+
+def test_inconsistent_placements_are_refused_by_name():
+    every = dict.fromkeys(NAMES, 1)
+    with pytest.raises(rm.InvalidArgumentError, match="needs armies_left"):
+        GAME.position(OWNERS, every, phase="place")
+    with pytest.raises(rm.InvalidArgumentError, match="armies_left has nothing left to place"):
+        GAME.position(OWNERS, every, phase="place", armies_left={0: 0})
+    with pytest.raises(rm.InvalidArgumentError, match=r"armies_left\[1\] must be"):
+        GAME.position(OWNERS, every, phase="place", armies_left={1: 36})
+    with pytest.raises(rm.InvalidArgumentError, match="a key of armies_left is 3, not an owner id"):
+        GAME.position(OWNERS, every, phase="place", armies_left={3: 1})
+    with pytest.raises(rm.InvalidArgumentError, match="first is for the set-up phases"):
+        GAME.position(OWNERS, ARMIES, first=1)
+    dealt = rm.Game(3, rm.Rules.preset("us_1959"))
+    with pytest.raises(rm.InvalidArgumentError, match="no armies are placed in the set-up"):
+        dealt.position(OWNERS, every, phase="place", armies_left={0: 1})

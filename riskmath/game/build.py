@@ -27,12 +27,15 @@ from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
 from riskmath.game.position import Capture, Position, cards_in_play, headquarters_cards, most_cards
 from riskmath.game.serialize import BIG, problems
-from riskmath.game.transitions import start_turn_at
+from riskmath.game.transitions import queue_placements, start_turn_at
 
 __all__ = ["PHASES", "build_position"]
 
-#: The decisions ``Game.position`` builds a turn at: its start, and the attack, occupation and fortification.
-PHASES = (Phase.REINFORCE, Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY)
+#: The decisions ``Game.position`` builds a position at: a turn's start, its attack, occupation and
+#: fortification, and the set-up's claim and placement.
+PHASES = (Phase.REINFORCE, Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY, Phase.SETUP_CLAIM, Phase.SETUP_PLACE)
+#: The set-up decisions by their short names (``phase="claim"``, ``phase="place"``).
+SETUP_NAMES = {"claim": Phase.SETUP_CLAIM, "place": Phase.SETUP_PLACE}
 
 
 def _territory(game: GameContext, key: object, where: str) -> int:
@@ -68,11 +71,25 @@ def _player(game: GameContext, value: object, name: str) -> int:
     return int(value)  # type: ignore[call-overload, no-any-return]
 
 
-def _board(game: GameContext, owners: object, armies: object, emptied: int = -1) -> tuple[list[int], list[int]]:
-    """The owner and the armies of every territory, checked (``emptied``: the capture's target, 0 armies)."""
+def _board(
+    game: GameContext, owners: object, armies: object, emptied: int = -1, claiming: bool = False
+) -> tuple[list[int], list[int]]:
+    """The owner and the armies of every territory, checked (``emptied``: the capture's target, 0 armies).
+
+    With ``claiming`` (the claim of the set-up) territories may be left out: unclaimed, owner -1 and 0 armies.
+    """
     names, n = game.board.territories, len(game.board)
     owned = _by_territory(game, owners, "owners")
     missing = [names[t] for t in range(n) if t not in owned]
+    unclaimed: set[int] = set()
+    if claiming:
+        unclaimed = {t for t in range(n) if t not in owned}
+        extra = [names[t] for t in _by_territory(game, armies, "armies") if t in unclaimed]
+        if extra:
+            raise InvalidArgumentError(f"armies names {', '.join(extra[:5])}, not in owners (unclaimed: no armies)")
+        owned |= {t: (names[t], 0) for t in unclaimed}
+        armies = {**{names[t]: 0 for t in unclaimed}, **armies}  # type: ignore[dict-item]
+        missing = []
     if missing:
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
         raise InvalidArgumentError(
@@ -88,12 +105,19 @@ def _board(game: GameContext, owners: object, armies: object, emptied: int = -1)
     owner_ids, army_counts = [], []
     last = game.owners - 1
     for t in range(n):
+        if t in unclaimed:
+            owner_ids.append(-1)
+            army_counts.append(0)
+            continue
         key, who = owned[t]
         if not _integer(who) or not 0 <= int(who) <= last:  # type: ignore[call-overload]
             kinds = f"players 0..{game.players - 1}" + (f", neutrals {game.players}..{last}" if game.neutrals else "")
             raise InvalidArgumentError(f"owners[{key!r}] is {shown(who)}, not an owner id ({kinds})")
         key, count = counts[t]
-        if t == emptied:
+        if claiming:
+            if count != 1 or not _integer(count):
+                raise InvalidArgumentError(f"armies[{key!r}] is {shown(count)}: a claimed territory holds 1 army")
+        elif t == emptied:
             if count != 0 or not _integer(count):
                 raise InvalidArgumentError(
                     f"armies[{key!r}] is {shown(count)}: the territory just captured (occupy) is empty, 0 armies"
@@ -126,6 +150,8 @@ def _hands(game: GameContext, cards: object, headquarters: set[str]) -> list[lis
         return hands
     if not isinstance(cards, Mapping):
         raise InvalidArgumentError(f"cards must be a mapping of player to a list of card names, got {shown(cards)}")
+    if game.rules.cards == "none" and any(is_sequence(hand) and len(hand) for hand in cards.values()):
+        raise InvalidArgumentError(f"cards given, but these rules play without cards (cards='none'): {shown(cards)}")
     holder: dict[str, int] = {}
     deck = Counter(game.full_deck)
     for key, hand in cards.items():
@@ -210,9 +236,10 @@ def _capitals(game: GameContext, capitals: object) -> list[int]:
 
 def _phase(value: object) -> Phase:
     if isinstance(value, str) and not isinstance(value, Phase):
-        value = next((p for p in PHASES if p.value == value.strip().lower()), value)
+        name = value.strip().lower()
+        value = SETUP_NAMES.get(name) or next((p for p in PHASES if p.value == name), value)
     if value not in PHASES:
-        choices = ", ".join(repr(p.value) for p in PHASES)
+        choices = ", ".join([*(repr(p.value) for p in PHASES[:4]), *map(repr, SETUP_NAMES)])
         raise InvalidArgumentError(f"phase must be one of {choices} (or those Phase members), got {shown(value)}")
     return Phase(value)
 
@@ -259,6 +286,108 @@ def _enter_phase(
         pos.occupy = Capture(source, target, least)
 
 
+def _armies_left(game: GameContext, armies_left: object) -> list[int]:
+    """The set-up armies each owner (players, then neutrals) has left to place; owners left out have none."""
+    if not isinstance(armies_left, Mapping):
+        raise InvalidArgumentError(
+            f"phase 'place' needs armies_left={{owner: armies still to place}} (players 0..{game.players - 1}"
+            + (f", neutrals {game.players}..{game.owners - 1}" if game.neutrals else "")
+            + f"), got {shown(armies_left)}"
+        )
+    left = [0] * game.owners
+    for key, value in armies_left.items():
+        if not _integer(key) or not 0 <= int(key) < game.owners:
+            raise InvalidArgumentError(f"a key of armies_left is {shown(key)}, not an owner id in 0..{game.owners - 1}")
+        most = game.starting_armies[int(key)]
+        left[int(key)] = check_int(f"armies_left[{key}]", value, minimum=0, maximum=most)
+    return left
+
+
+def _build_setup(
+    game: GameContext,
+    phase: Phase,
+    owners: object,
+    armies: object,
+    player: int,
+    first: object,
+    armies_left: object,
+    missions: object,
+    rng: int,
+) -> Position:
+    """A position at a set-up decision: the claim (some territories unclaimed) or the placement of armies."""
+    rules, n, players = game.rules, len(game.board), game.players
+    claiming = phase is Phase.SETUP_CLAIM
+    if claiming and not game.claiming:
+        raise InvalidArgumentError(
+            f"phase 'claim': these rules deal the territories (setup={rules.setup!r}, "
+            f"two_player={rules.two_player!r} with {players} players), nobody claims them"
+        )
+    if not claiming and rules.starting_armies_rule == "territories_dealt":
+        raise InvalidArgumentError(
+            "phase 'place': under starting_armies_rule='territories_dealt' no armies are placed in the set-up"
+        )
+    owner, army = _board(game, owners, armies, claiming=claiming)
+    start = _player(game, player if first is None else first, "first")
+    if claiming:
+        if armies_left is not None:
+            raise InvalidArgumentError(
+                f"armies_left given at phase 'claim': the armies left follow from the claims, got {shown(armies_left)}"
+            )
+        claimed = n - owner.count(-1)
+        if any(o >= players for o in owner):
+            raise InvalidArgumentError("phase 'claim': a neutral holds territory, but neutrals claim nothing")
+        if claimed >= game.claimed_by_players:
+            raise InvalidArgumentError(
+                f"phase 'claim': {claimed} territories are claimed, every one the players claim "
+                "(build phase='place' for the placements that follow)"
+            )
+        if first is None:
+            start = (player - claimed) % players
+        for p in range(players):
+            due = sum(1 for i in range(claimed) if (start + i) % players == p)
+            if owner.count(p) != due:
+                raise InvalidArgumentError(
+                    f"phase 'claim': player {p} has claimed {owner.count(p)} territories, but claims go round the "
+                    f"table one at a time from the first player {start}, so {due} after {claimed} claims"
+                )
+        if (start + claimed) % players != player:
+            raise InvalidArgumentError(
+                f"phase 'claim': after {claimed} claims from the first player {start}, player "
+                f"{(start + claimed) % players} claims next, not current_player {player}"
+            )
+        left = list(game.starting_armies)
+        for p in range(players):
+            left[p] -= owner.count(p)
+            if left[p] < 0:
+                raise InvalidArgumentError(
+                    f"phase 'claim': player {p} has claimed {owner.count(p)} territories, more than its "
+                    f"{game.starting_armies[p]} starting armies"
+                )
+    else:
+        left = _armies_left(game, armies_left)
+        absent = [p for p in range(players) if p not in owner]
+        if absent:
+            raise InvalidArgumentError(f"phase 'place': player(s) {absent} hold no territory after the set-up's deal")
+        if not sum(left):
+            raise InvalidArgumentError(
+                "phase 'place': armies_left has nothing left to place (the set-up is over: build the first turn "
+                "with phase='reinforce')"
+            )
+    deck = list(game.territory_cards) if game.claiming else []
+    pos = Position.initial(n, players, deck=deck, setup_left=left, rng=rng)
+    pos.owner, pos.armies = owner, army
+    pos.first, pos.player, pos.phase = start, player, phase
+    pos.missions = _missions(game, missions)
+    if not claiming:
+        if not game.claiming:
+            pos.dealt = n
+        queue_placements(game, pos)
+    found = problems(game, pos)
+    if found:
+        raise InvalidArgumentError(f"no sound position at phase {phase.value!r}: " + "; ".join(found))
+    return pos
+
+
 def build_position(
     game: GameContext,
     owners: Mapping[Any, int],
@@ -275,12 +404,33 @@ def build_position(
     phase: object = Phase.REINFORCE,
     captured: object = False,
     occupy: object = None,
+    first: object = None,
+    armies_left: object = None,
 ) -> Position:
-    """The position at the start of ``current_player``'s turn, or at a later decision of it.
+    """The position at the start of ``current_player``'s turn, or at a later decision of it, or in the set-up.
 
     See :meth:`riskmath.Game.position`.
     """
     chosen_phase = _phase(phase)
+    if chosen_phase in SETUP_NAMES.values():
+        defaults: dict[str, object] = {"cards": None, "sets_traded": 0, "turn": 1, "capitals": None, "killed_by": None}
+        supplied: dict[str, object] = {"cards": cards, "sets_traded": sets_traded, "turn": turn, "capitals": capitals}
+        supplied |= {"killed_by": killed_by, "captured": captured, "occupy": occupy}
+        defaults |= {"captured": False, "occupy": None}
+        wrong = [k for k, v in supplied.items() if not (v is defaults[k] or (type(v) is int and v == defaults[k]))]
+        if wrong:
+            raise InvalidArgumentError(
+                f"{', '.join(wrong)} given at the set-up phase {chosen_phase.value!r}, where there is none yet "
+                "(no cards, sets, turns, headquarters, eliminations or captures)"
+            )
+        player = _player(game, current_player, "current_player")
+        rng = secrets.randbits(64) if seed is None else check_int("seed", seed, minimum=-(1 << 63)) & MASK
+        return _build_setup(game, chosen_phase, owners, armies, player, first, armies_left, missions, rng)
+    for name, value in (("first", first), ("armies_left", armies_left)):
+        if value is not None:
+            raise InvalidArgumentError(
+                f"{name} is for the set-up phases 'claim' and 'place', not {chosen_phase.value!r}"
+            )
     capture = _capture(game, occupy, chosen_phase)
     owner, army = _board(game, owners, armies, -1 if capture is None else capture[1])
     player = _player(game, current_player, "current_player")

@@ -147,6 +147,8 @@ class Game(GameContext):
         phase: Phase | str = Phase.REINFORCE,
         captured: bool = False,
         occupy: tuple[Any, ...] | None = None,
+        first: int | None = None,
+        armies_left: Mapping[int, int] | None = None,
     ) -> GameState:
         """A position set up by hand: the state at the start of ``current_player``'s turn, or at a later decision.
 
@@ -177,6 +179,7 @@ class Game(GameContext):
             Whose turn starts; a player holding territory.
         cards : mapping of int to list of str, optional
             Each player's hand: territory names (their cards) or ``"wild"``.
+            Refused (non-empty) under ``Rules(cards="none")``.
         sets_traded : int, default 0
             Sets traded so far in the game (the next set's value follows).
         turn : int, default 1
@@ -204,6 +207,15 @@ class Game(GameContext):
             Every rules option and invariant of that phase holds (e.g.
             ``"fortify"`` only where the rules fortify), or the position is
             refused naming the invariant.
+            Or a set-up decision: ``"claim"`` (``owners`` and ``armies``
+            leave out the territories not yet claimed, 1 army on each
+            claimed one; the claims must have gone round the table one at a
+            time from ``first``, and ``current_player`` claims next; the
+            armies left to place follow) or ``"place"`` (every territory
+            owned, ``armies_left`` still to place; ``current_player`` places
+            now, or the next one round the table who has armies left).
+            There are no cards, sets, turns, headquarters or eliminations in
+            the set-up yet: those arguments are refused there.
         captured : bool, default False
             Whether ``current_player`` has captured a territory this turn (it
             then draws a card at the end of the turn); True with ``"occupy"``.
@@ -215,6 +227,15 @@ class Game(GameContext):
             ``Rules(occupy_min="dice_rolled")``).  ``owners`` gives ``to``
             to ``current_player`` and ``armies`` gives it 0: it is empty
             until the armies move in.
+        first : int, optional
+            The set-up phases only: the player who began the set-up and
+            takes the first turn (by default, at ``"claim"``, the one the
+            number of claims so far points back to, and at ``"place"``
+            ``current_player``).
+        armies_left : mapping of int to int, optional
+            With ``phase="place"`` (and only then): the set-up armies each
+            owner (players, then neutrals) still has to place, at most its
+            starting armies; owners left out have none.
 
         Returns
         -------
@@ -255,6 +276,15 @@ class Game(GameContext):
         ...                       captured=True, occupy=("Ukraine", "Ural", 3))
         >>> state, state.legal_actions()[:2]
         (<GameState turn 1, OCCUPY, player 1 to move>, [Occupy(armies=3), Occupy(armies=4)])
+
+        The set-up, with Alaska and Peru claimed and player 2 to claim next:
+
+        >>> state = game.position({"Alaska": 0, "Peru": 1}, {"Alaska": 1, "Peru": 1}, current_player=2, phase="claim")
+        >>> state, len(state.legal_actions()), state.position.setup_left
+        (<GameState turn 0, SETUP_CLAIM, player 2 to move>, 40, [34, 34, 35])
+        >>> state = game.position(owners, dict.fromkeys(names, 1), phase="place", armies_left={0: 3, 1: 2, 2: 2})
+        >>> state, state.position.queue
+        (<GameState turn 0, SETUP_PLACE, player 0 to move>, [(0, 1)])
         >>> game.position(owners | {"eastern canada": 1}, armies)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
             ...
@@ -279,6 +309,8 @@ class Game(GameContext):
             phase=phase,
             captured=captured,
             occupy=occupy,
+            first=first,
+            armies_left=armies_left,
         )
         return GameState(self, position, auto_chance=auto_chance)
 

@@ -583,7 +583,10 @@ def cards_in_play(game: GameContext, capitals: Sequence[int]) -> list[str]:
     In the order of ``game.full_deck``.  After the set-up, the deck, the
     discard pile and the hands make up exactly these cards (Capital RISK,
     1993: the headquarters' cards stay out; without headquarters, the whole
-    deck, wild cards included).
+    deck, wild cards included).  None when the rules play without cards
+    (``Rules(cards="none")``): the territory cards only deal the set-up.
     """
+    if game.rules.cards == "none":
+        return []
     out = headquarters_cards(game, capitals)
     return [card for card in game.full_deck if card not in out]

@@ -23,7 +23,7 @@ from riskmath.errors import RulesError
 from riskmath.game.cards import CARD_SYMBOLS, SetValues
 from riskmath.odds.dice import CombatRules
 
-__all__ = ["CHOICES", "Rules"]
+__all__ = ["ADDED_LATER", "CHOICES", "Rules"]
 
 #: The allowed values of every option that is a choice among names.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -39,7 +39,12 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "mission_target_killed_by_other": ("counts_as_complete", "fallback_occupy_24"),
     "mission_check": ("immediate", "own_turn"),
     "capital": ("none", "all", "short"),
+    "cards": ("territory", "none"),
 }
+
+#: Options added after the save format ``riskmath-state/1`` was fixed, with the value every save written before
+#: them meant: a strict read (a saved state's rules) takes that value when the option is absent.
+ADDED_LATER: dict[str, Any] = {"cards": "territory"}
 
 
 #: Most starting armies per player that :class:`Rules` accepts: set-ups place one army a step, so a huge table
@@ -107,6 +112,13 @@ class Rules:
     deck_recycle : bool
         Traded cards are reshuffled into the deck when it runs out (digital
         versions; the rulebooks are silent).
+    cards : {"territory", "none"}
+        Play with the territory cards (every edition) or without any card
+        (a house rule and other engines' convention, no rulebook): no card
+        is drawn after a capture, no set is traded and an elimination passes
+        no cards; the card options above then have no effect.  A dealt
+        set-up still deals the territories from the territory cards, which
+        leave the game once the set-up is over.
     max_armies_per_territory : int or None
         Cap on any territory (1993 experts: 12; armies beyond it are lost).
     two_player : {"neutral_1993", "neutral_article", "neutrals_2003", "none"}
@@ -163,6 +175,7 @@ class Rules:
     card_symbols: str = "B"
     wild_cards: int = 2
     deck_recycle: bool = True
+    cards: str = "territory"
     max_armies_per_territory: int | None = None
     two_player: str = "neutral_1993"
     missions: str = "none"
@@ -316,7 +329,9 @@ class Rules:
         ``strict=True`` (how saved states are read) every option must be
         present, with ``combat`` and ``set_values`` spelled out in full and
         integers given as integers: a save never means "the defaults" by
-        omission.
+        omission.  The exception is an option added after the save format
+        was fixed (:data:`~riskmath.game.rules.ADDED_LATER`): a save without it was written
+        before it existed, and it takes the value those saves meant.
 
         Raises
         ------
@@ -353,7 +368,7 @@ class Rules:
 
 def _check_strict(data: Mapping[str, Any], known: list[str]) -> None:
     """Refuse rules data that leaves an option out or spells a number loosely (``Rules.from_dict(strict=True)``)."""
-    missing = [name for name in known if name not in data]
+    missing = [name for name in known if name not in data and name not in ADDED_LATER]
     if missing:
         raise RulesError(f"rules data must give every option; missing {missing}")
     parts = {

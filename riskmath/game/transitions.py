@@ -69,11 +69,21 @@ def _begin_placement(game: GameContext, pos: Position, player: int) -> None:
     if game.rules.starting_armies_rule == "territories_dealt":  # 1959: one army per territory, no more
         for p in range(game.players):
             pos.setup_left[p] = 0
-    _queue_placements(game, pos)
+    queue_placements(game, pos)
 
 
-def _queue_placements(game: GameContext, pos: Position) -> None:
-    """Fill the queue of placements for the current player's set-up turn, moving on when empty."""
+def queue_placements(game: GameContext, pos: Position) -> None:
+    """Fill the queue of placements for the current player's set-up turn, moving on when empty.
+
+    The step the engine takes when a set-up turn begins (after the claim or
+    deal, and after each player's placements), and the one that
+    ``Game.position(..., phase="place")`` takes on a position set up by hand
+    in ``SETUP_PLACE``: from ``pos.player``, the first player with armies
+    left and room for them gets a queue of placements (with the neutrals'
+    one army each in the 1993 two-player game); armies no territory can
+    take are lost to the caps; once nothing is left the set-up ends
+    (headquarters, then the first turn).
+    """
     for _ in range(game.players + 1):
         if sum(pos.setup_left) == 0:
             _finish_setup(game, pos)
@@ -112,7 +122,7 @@ def _place_setup(game: GameContext, pos: Position, t: int, k: int) -> None:
         pos.queue.pop(0)
     if not pos.queue:
         pos.player = (pos.player + 1) % game.players
-        _queue_placements(game, pos)
+        queue_placements(game, pos)
 
 
 def _finish_setup(game: GameContext, pos: Position) -> None:

@@ -26,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import riskmath as rm
+from riskmath.agents import AggressiveAgent
 from riskmath.game.position import FIELDS
 
 # -- real states -------------------------------------------------------------------------------------------------
@@ -503,6 +504,27 @@ def test_saved_rules_must_be_explicit():
     for preset in rm.Rules.presets():
         rules = rm.Rules.preset(preset)
         assert rm.Rules.from_dict(json.loads(json.dumps(rules.to_dict())), strict=True) == rules
+
+
+def test_a_save_from_before_the_cards_option_loads_with_the_cards_and_one_without_takes_no_hand():
+    """``Rules.cards`` came after the format: a save without it means the cards; with ``"none"`` a hand is refused."""
+    state = first(rm.Phase.ATTACK)
+    data = data_of(state)
+    del data["game"]["rules"]["cards"]
+    back = load(data)
+    assert back == state
+    assert back.game.rules.cards == "territory"
+    for value in (False, None, "no"):
+        data = sound_data()
+        data["game"]["rules"]["cards"] = value
+        refused(data, "Rules.cards must be one of 'territory', 'none'")
+    game = rm.Game(3, rm.Rules(cards="none"), max_turns=30)
+    data = data_of(rm.play(game, [AggressiveAgent() for _ in range(3)], seed=5).final)
+    assert load(data).problems() == []
+    for field, value in (("hands", [["Alaska"], [], []]), ("deck", ["wild"]), ("discard", ["Peru"])):
+        changed = copy.deepcopy(data)
+        changed[field] = value
+        refused(changed, "cards do not add up to the deck")
 
 
 def test_the_game_description_is_complete_and_typed():

@@ -36,6 +36,8 @@ def rules_options(draw: st.DrawFn) -> dict[str, object]:
         options["capital"] = "none"  # mostly the playable combination (both on is refused)
     if draw(st.integers(0, 2)) > 0:
         options["missions"] = "none"  # missions need the classic board's continents
+    if draw(st.integers(0, 3)) > 0:
+        options["cards"] = "territory"  # mostly with cards, whose trades and trade-downs are the harder part
     at = draw(st.none() | st.integers(5, 9))
     options |= {
         "starting_armies": draw(
@@ -150,6 +152,7 @@ def test_trade_downs_never_stick(options, board, players, seed, at, to):
     # Hands grow without a forced trade, and small boards with 3 or 4 players see eliminations before the last
     # one ends the game: trade-downs to 2-4 cards, whose hands may hold no set, come within a few dozen turns.
     options |= {"forced_trade_at": None, "elimination_trade_at": at, "elimination_trade_to": to, "wild_cards": 0}
+    options["cards"] = "territory"  # trade-downs need cards
     options |= {"two_player": "none", "missions": "none", "capital": "none", "turn_cap": None}
     game = build(options, board, players, max_turns=60)
     if game is not None:
