@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from riskmath._validation import shown
 from riskmath.errors import RulesError
-from riskmath.game.cards import CARD_SYMBOLS, SetValues
+from riskmath.game.cards import CARD_SYMBOLS, MAX_ARMIES, SetValues
 from riskmath.odds.dice import CombatRules
 
 __all__ = ["CHOICES", "Rules"]
@@ -48,6 +49,11 @@ MAX_STARTING_ARMIES = 10_000
 
 #: Most wild cards in the deck (the editions have 2).
 MAX_WILD_CARDS = 100
+
+#: The largest integer option (a turn cap, a card count, a divisor): what a saved state's integers hold,
+#: ``2**63 - 1``.  ``min_reinforcement`` and ``max_armies_per_territory`` go up to
+#: :data:`~riskmath.game.cards.MAX_ARMIES` (10**9) only.
+MAX_OPTION = 2**63 - 1
 
 
 def _armies(table: Mapping[int, int] | tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
@@ -193,7 +199,7 @@ class Rules:
                 )
         minimums = (("min_reinforcement", 0), ("territory_divisor", 1), ("wild_cards", 0), ("elimination_trade_to", 2))
         for name, low in minimums:
-            self._check_int(name, low)
+            self._check_int(name, low, MAX_ARMIES if name == "min_reinforcement" else MAX_OPTION)
         for name, low in (
             ("setup_cap_per_territory", 1),
             ("forced_trade_at", 5),
@@ -202,7 +208,7 @@ class Rules:
             ("turn_cap", 1),
         ):
             if getattr(self, name) is not None:
-                self._check_int(name, low)
+                self._check_int(name, low, MAX_ARMIES if name == "max_armies_per_territory" else MAX_OPTION)
         if self.wild_cards > MAX_WILD_CARDS:
             raise RulesError(f"Rules.wild_cards must be at most {MAX_WILD_CARDS}, got {self.wild_cards}")
         if self.elimination_trade_at is not None and self.elimination_trade_to >= self.elimination_trade_at:
@@ -221,10 +227,12 @@ class Rules:
         if self.max_armies_per_territory is not None and self.max_armies_per_territory < 2:
             raise RulesError("Rules.max_armies_per_territory must be at least 2 so that attacks stay possible")
 
-    def _check_int(self, name: str, low: int) -> None:
+    def _check_int(self, name: str, low: int, high: int) -> None:
         value = getattr(self, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise RulesError(f"Rules.{name} must be an integer >= {low}, got {value!r}")
+            raise RulesError(f"Rules.{name} must be an integer >= {low}, got {shown(value)}")
+        if value > high:
+            raise RulesError(f"Rules.{name} must be at most {high}, got {shown(value)}")
 
     def starting_armies_for(self, players: int) -> int:
         """Armies each player starts with, for ``players`` players.
