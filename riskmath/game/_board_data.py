@@ -243,7 +243,7 @@ def parse_board(data: object, max_territories: int) -> BoardParts:
         bonus = raw["bonus"]
         if isinstance(bonus, bool) or not isinstance(bonus, numbers.Integral) or bonus < 0:
             fail(f"continent {cname!r} bonus must be a non-negative integer, got {shown(bonus)}")
-        if bonus > MAX_ARMIES:
+        if int(bonus) > MAX_ARMIES:
             fail(f"continent {cname!r} bonus must be at most {MAX_ARMIES}, got {shown(bonus)}")
         members = [
             _clean_name(f"territory of {cname!r}", t, territory=True)

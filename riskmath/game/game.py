@@ -31,6 +31,7 @@ engine below them is functions of ``(game, position)``:
 
 from __future__ import annotations
 
+import numbers
 import secrets
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
@@ -40,7 +41,7 @@ import numpy as np
 
 import riskmath.game.serialize as serialize
 import riskmath.game.setup as setup
-from riskmath._validation import check_int
+from riskmath._validation import check_int, shown
 from riskmath.errors import (
     BoardError,
     IllegalActionError,
@@ -270,6 +271,8 @@ class Game(GameContext):
         from riskmath.errors import IllegalActionError
 
         state = self.new_initial_state(seed, auto_chance=auto_chance)
+        if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+            raise InvalidArgumentError(f"actions must be an iterable of actions, got {shown(actions)}")
         for position, action in enumerate(actions):
             try:
                 state = state.apply(action)
@@ -540,8 +543,10 @@ class GameState:
         from reseeded copies (seeded from their own generator) so that they
         only see what their player may see.
         """
+        if type(seed) is not int:  # the common case is one test (search agents reseed every rollout)
+            seed = _integer(seed)
         new = self.position.copy()
-        new.rng = int(seed) & MASK
+        new.rng = seed & MASK
         return GameState(self.game, new, auto_chance=self._auto)
 
     # -- queries ----------------------------------------------------------------------
@@ -744,6 +749,13 @@ class GameState:
         always sound; this is for states edited by hand.
         """
         return serialize.problems(self.game, self.position)
+
+
+def _integer(seed: object) -> int:
+    """``seed`` as an ``int`` (a NumPy integer too), or InvalidArgumentError naming it."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise InvalidArgumentError(f"seed must be an integer, got {shown(seed)}")
+    return int(seed)
 
 
 def _read_only(values: list[int]) -> np.ndarray:

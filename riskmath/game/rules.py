@@ -284,15 +284,13 @@ class Rules:
         RulesError
             For an unknown name.
         """
-        if name not in _PRESETS:
-            raise RulesError(f"unknown rules preset {name!r}; presets are {', '.join(_PRESETS)}")
+        _check_preset(name)
         return cls(edition=name, **_PRESETS[name][1])
 
     @classmethod
     def describe_preset(cls, name: str) -> str:
         """One line on where a preset's rules come from."""
-        if name not in _PRESETS:
-            raise RulesError(f"unknown rules preset {name!r}; presets are {', '.join(_PRESETS)}")
+        _check_preset(name)
         return _PRESETS[name][0]
 
     def options(self) -> dict[str, Any]:
@@ -357,6 +355,12 @@ class Rules:
         except (TypeError, KeyError, ValueError) as error:
             raise RulesError(f"bad rules data: {error}") from None
         return cls(**options)
+
+
+def _check_preset(name: object) -> None:
+    """RulesError unless ``name`` names a preset (any value: a list or a dict is refused, not a TypeError)."""
+    if not isinstance(name, str) or name not in _PRESETS:
+        raise RulesError(f"unknown rules preset {shown(name)}; presets are {', '.join(_PRESETS)}")
 
 
 def _check_strict(data: Mapping[str, Any], known: list[str]) -> None:

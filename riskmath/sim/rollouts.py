@@ -118,7 +118,9 @@ def win_probabilities(
         Wilson interval) and ``games``.  ``attrs`` holds ``draw`` (the share
         of games ended by the turn cap), ``draw_low``, ``draw_high`` (its
         interval), ``seed``, ``n_games`` and ``turn_cap`` (the player-turn at
-        which games were stopped).  The ``win`` column and ``draw`` add up to 1.
+        which games were stopped; for a ``state`` already over, the cap of its
+        own game: the turn a drawn one ended at, None if it had none).  The
+        ``win`` column and ``draw`` add up to 1.
 
     Raises
     ------
@@ -158,10 +160,11 @@ def win_probabilities(
     if cap != game.max_turns:
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=cap)
     table = simulate(game, seats, n, seed=seed, n_jobs=n_jobs, executor=executor, progress=progress, start=state)
-    return _summary(table, game.players, n, seed, cap)
+    # A start already over was stopped by nothing played here: its own game's cap (a draw's turn) is the one shown.
+    return _summary(table, game.players, n, seed, state.game.max_turns if state.is_terminal() else cap)
 
 
-def _summary(table: pd.DataFrame, players: int, n: int, seed: int, cap: int) -> pd.DataFrame:
+def _summary(table: pd.DataFrame, players: int, n: int, seed: int, cap: int | None) -> pd.DataFrame:
     """The win shares with their intervals, from simulate's table of ``n`` games."""
     import pandas as pd
 
