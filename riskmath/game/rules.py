@@ -15,6 +15,7 @@ its source.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -58,7 +59,10 @@ MAX_OPTION = 2**63 - 1
 
 def _armies(table: Mapping[int, int] | tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     items = table.items() if isinstance(table, Mapping) else table
-    return tuple(sorted((int(p), int(a)) for p, a in items))
+    pairs = [(p, a) for p, a in items]
+    if not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for pair in pairs for x in pair):
+        raise TypeError("not integers")  # (1.5 armies is not 1)
+    return tuple(sorted((int(p), int(a)) for p, a in pairs))
 
 
 @dataclass(frozen=True)
