@@ -304,11 +304,12 @@ class SetValues:
         Progressive: the value depends on how many sets have been traded in the game.  Fixed: on the cards.
     start, then_add : tuple of int, int
         Progressive: the values of sets ``1..len(start)``, then ``then_add`` more per set, up to
-        :data:`MAX_ARMIES` (10**9; every value and ``then_add`` at most that too).  Stored canonically
-        (trailing values that ``then_add`` implies are dropped), so equal schedules compare equal.
+        :data:`~riskmath.game.cards.MAX_ARMIES` (10**9; every value and ``then_add`` at most that too).
+        Stored canonically (trailing values that ``then_add`` implies are dropped), so equal schedules compare
+        equal.
     table : tuple of (str, int)
         Fixed: ``(set type, value)`` pairs, set types from :data:`~riskmath.game.cards.SET_TYPES`; the first four are
-        required; values 1 to :data:`MAX_ARMIES`.
+        required; values 1 to :data:`~riskmath.game.cards.MAX_ARMIES`.
     name : str
         A label, e.g. the preset name.
 
@@ -433,8 +434,8 @@ class SetValues:
         """Armies for the ``n``-th set traded in the game (1-based, all players counted).
 
         ``cards`` (the traded set, cards or symbols) are needed by fixed tables and checked by both kinds.  A
-        progressive schedule stops rising at :data:`MAX_ARMIES`.  Raises :class:`CardError` if ``n < 1``, if
-        ``cards`` is not a set, or if a fixed table gets no cards.
+        progressive schedule stops rising at :data:`~riskmath.game.cards.MAX_ARMIES`.  Raises
+        :class:`CardError` if ``n < 1``, if ``cards`` is not a set, or if a fixed table gets no cards.
 
         Examples
         --------
