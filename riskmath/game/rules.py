@@ -16,7 +16,7 @@ its source.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -58,11 +58,15 @@ MAX_OPTION = 2**63 - 1
 
 
 def _armies(table: Mapping[int, int] | tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    items = table.items() if isinstance(table, Mapping) else table
-    pairs = [(p, a) for p, a in items]
-    if not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for pair in pairs for x in pair):
-        raise TypeError("not integers")  # (1.5 armies is not 1)
-    return tuple(sorted((int(p), int(a)) for p, a in pairs))
+    items: Iterable[tuple[object, object]] = table.items() if isinstance(table, Mapping) else table
+    return tuple(sorted((_whole(p), _whole(a)) for p, a in items))
+
+
+def _whole(value: object) -> int:
+    """An integer of the starting armies table (TypeError otherwise: 1.5 armies is not 1)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"not an integer: {value!r}")
+    return int(value)
 
 
 @dataclass(frozen=True)
