@@ -40,6 +40,7 @@ from riskmath.evaluate import (
     position_value,
     reinforcement_outlook,
     threats,
+    win_chances_over,
 )
 from riskmath.evaluate._features import FEATURES, LATE_TURN, player_features
 from riskmath.game.position import income
@@ -144,6 +145,8 @@ def test_every_evaluation_is_defined_at_every_turn_of_every_preset(preset, playe
     check_final(game, states[-1])
     for state in states:
         check_evaluations(state)
+    over = win_chances_over(states)  # the estimate turn by turn, ending on the result
+    assert np.all(np.isfinite(over[list(range(players))].to_numpy(float)))
     if preset == "risiko" and players >= 3 and game.max_turns == MAX_TURNS:  # what failed: an income of 0
         assert any(income(game, s.position, p) == 0 for s in states[:-1] for p in range(players) if s.alive(p))
 
