@@ -56,10 +56,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
+from math import comb
 from typing import Any
 
 import numpy as np
 
+from riskmath._validation import check_cost
 from riskmath.envs.chance_ids import (
     BATTLE_ATTACKERS,
     BATTLE_DEFENDERS,
@@ -184,6 +186,7 @@ class ActionCodec(ChanceIds):
         super().__init__(game)  # the chance-outcome ids; checks the game
         board, rules = game.board, game.rules
         n = len(board)
+        check_codec_cost(game)
         self._n = n
         edges = [(s, t) for s in range(n) for t in game.neighbors[s]]
         self._edges = edges
@@ -487,6 +490,58 @@ class ActionCodec(ChanceIds):
         return (first, *_count_steps(self._count, 0, low, high, count))
 
 
+#: Bytes and seconds per trade id (a tuple of names in a set, a list and a dict), measured about 240 and 15 µs.
+_TRADE_BYTES, _TRADE_SECONDS = 320, 2e-5
+#: Bytes and seconds per ordered pair of territories of a fortification other than ``adjacent`` (a tuple in a list).
+_PAIR_BYTES, _PAIR_SECONDS = 120, 1e-6
+
+
+def _deck_symbols(game: Game) -> dict[Symbol, list[str]]:
+    """The deck's card names by symbol (the wilds once per wild card)."""
+    groups: dict[Symbol, list[str]] = {}
+    for name in game.full_deck:
+        groups.setdefault(game.cards[name].symbol, []).append(name)
+    return groups
+
+
+def trade_count(game: Game) -> int:
+    """How many trade ids :class:`ActionCodec` numbers (``len(_deck_sets(game))``), counted without listing them.
+
+    The wild cards share one name, so a set holds one distinct choice of ``k`` wilds (if there are ``k``).
+    """
+    groups = _deck_symbols(game)
+    total = 0
+    for trio in combinations_with_replacement(groups, 3):
+        if not is_set(trio):
+            continue
+        ways = 1
+        for symbol in set(trio):
+            k, have = trio.count(symbol), len(groups[symbol])
+            ways *= (have >= k) if symbol is Symbol.WILD else comb(have, k)
+        total += ways
+    return total
+
+
+def check_codec_cost(game: Game) -> None:
+    """Refuse (ResourceLimitError) a game whose :class:`ActionCodec` would not fit the memory or time limits.
+
+    The codec's tables grow with the board: two ``n x n`` arrays of ids, the ordered pairs of territories
+    when fortifying is not only between neighbors, and above all one trade id per set the deck can form
+    (the cube of the cards of a symbol: about 56 million for a 1,000-territory board).
+    """
+    n = len(game.board)
+    pairs = 0 if game.rules.fortify == "adjacent" else n * (n - 1)
+    trades = trade_count(game)
+    memory = 16.0 * n * n + pairs * _PAIR_BYTES + trades * _TRADE_BYTES
+    seconds = pairs * _PAIR_SECONDS + trades * _TRADE_SECONDS
+    check_cost(
+        lambda: f"ActionCodec of a game on board {game.board.name!r} ({n} territories, {trades} trade ids)",
+        memory=memory,
+        seconds=seconds,
+        hint="use a smaller board; ",
+    )
+
+
 def _deck_sets(game: Game) -> list[tuple[str, ...]]:
     """Every set the whole deck can form, as tuples of card names (multisets) in territory order, wilds last.
 
@@ -494,9 +549,7 @@ def _deck_sets(game: Game) -> list[tuple[str, ...]]:
     three symbols the deck holds; each one that is a set is filled with the deck's cards of those symbols in every
     way (three alike, one of each, any two cards with a wild, one with two wilds, three wilds).
     """
-    groups: dict[Symbol, list[str]] = {}  # the deck's card names by symbol (the wilds once per wild card)
-    for name in game.full_deck:
-        groups.setdefault(game.cards[name].symbol, []).append(name)
+    groups = _deck_symbols(game)  # the deck's card names by symbol (the wilds once per wild card)
     found: set[tuple[str, ...]] = set()  # (a wild drawn from several wild cards is one multiset)
     for x, y, z in combinations_with_replacement(groups, 3):  # (equal symbols come together)
         if not is_set((x, y, z)):

@@ -165,10 +165,31 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         self._observer = Observer(self.game)  # the observation vectors, updated in place from node to node
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent_name(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent_name(agent)]
+
+    def _agent_name(self, agent: object) -> str:
+        """``agent`` if it is one of ``possible_agents``, else InvalidArgumentError naming it and them."""
+        if isinstance(agent, str) and agent in self._player:
+            return agent
+        names = ", ".join(self.possible_agents)
+        raise InvalidArgumentError(f"unknown agent {shown(agent)}; the agents are {names}")
+
+    def _check_running(self) -> tuple[GameState | CountChoice, GameState]:
+        """The node and the state; InvalidArgumentError before :meth:`reset` or once every agent has left the game."""
+        node, state = self.node, self.state_now
+        if node is None or state is None:
+            raise InvalidArgumentError("the environment has no game yet: call reset() first")
+        if not self.agents:
+            raise InvalidArgumentError(f"the game is over ({state!r}) and every agent has left: call reset()")
+        return node, state
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, with a clear error before :meth:`reset` and after every agent has left."""
+        self._check_running()
+        return super().last(observe)  # type: ignore[no-any-return]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: with ``seed`` its chance outcomes are those of ``new_initial_state(seed)``."""
@@ -189,7 +210,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.node is None:
             raise InvalidArgumentError("the environment has no game yet: call reset() first")
-        player = self._player[agent]
+        player = self._player[self._agent_name(agent)]
         to_move = agent == self.agent_selection and not self.terminations.get(agent, True)
         to_move = to_move and not self.truncations[agent]
         # The observer's vector and the codec's mask are their own buffers (kept for the next node or
@@ -199,19 +220,18 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         """Take action id ``action`` for ``agent_selection`` (None for an agent whose game has ended)."""
+        node, state = self._check_running()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if self.node is None or self.state_now is None:
-            raise InvalidArgumentError("the environment has no game yet: call reset() first")
-        result = self.codec.decode(self.node, action)  # InvalidArgumentError / IllegalActionError on a bad id
+        result = self.codec.decode(node, action)  # InvalidArgumentError / IllegalActionError on a bad id
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if isinstance(result, CountChoice):  # the same agent chooses the count next
             self.node = result
             return
-        state = self.state_now.apply(result, check=False)  # decode() only returns legal actions
+        state = state.apply(result, check=False)  # decode() only returns legal actions
         self.state_now = self.node = state
         if self._settle(state):
             self._accumulate_rewards()
@@ -293,6 +313,12 @@ class _OrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
     truncations = _forwarded("truncations", True)
     infos = _forwarded("infos", True)
     _cumulative_rewards = _forwarded("_cumulative_rewards", False)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The stock ``last()``, once every agent has left a finished game a clear error (see RiskAECEnv.last)."""
+        if self._has_reset:
+            self.env._check_running()
+        return super().last(observe)  # type: ignore[no-any-return]
 
 
 def raw_env(

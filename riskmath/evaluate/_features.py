@@ -18,6 +18,10 @@ model leaves out):
     (neutral owners left out).
 ``log_territories``, ``log_armies``, ``log_income``
     Their logarithms (a share's log separates the small players better).
+    A count of 0 (an income of 0 under ``min_reinforcement=0``) is read as
+    half an army (:data:`LOG_FLOOR`) in the logarithm, so that it ranks
+    just below a count of 1; when every player's income is 0, each has an
+    equal share.
 ``exposure``
     The territories of ``p`` expected to fall next turn, as a share of all
     the players' territories: each territory faces its strongest rival
@@ -27,7 +31,8 @@ model leaves out):
 ``kept_bonus``
     The bonus of the continents ``p`` holds, each times the chance that none
     of its territories falls (the product of the fall chances above, as in
-    :func:`~riskmath.evaluate.hold_probability`), over the mean income.
+    :func:`~riskmath.evaluate.hold_probability`), over the mean income
+    (counted as at least one army: :data:`LEAST_MEAN_INCOME`).
 ``cards``
     The armies ``p``'s hand is worth (a fifth of the next set's value per
     card; a fixed table: its lowest value), over the mean income.
@@ -45,6 +50,15 @@ Features whose value rises with ``p``'s armies on the board (``armies``,
 falls as they rise) carry weights of a fixed sign (:data:`SIGNS`): with them,
 more armies for a player never lower its estimate (a rival's exposure and
 kept bonus can only get worse, and its army share smaller).
+
+Every feature is defined (finite) in every position past the set-up that
+has at least one player in the game: an income of 0, every income 0, a
+player with one territory or one army, a board without continent bonuses.
+The two floors (:data:`LOG_FLOOR`, :data:`LEAST_MEAN_INCOME`) change
+nothing on the shipped boards under any preset, where every player still
+in the game holds a territory and an army, the mean income is at least one
+army, and only an income can be 0 (``min_reinforcement=0``): so the fitted
+weights of :mod:`riskmath.evaluate._coefficients` still apply as fitted.
 """
 
 from __future__ import annotations
@@ -58,7 +72,7 @@ from riskmath.odds._odds_grids import win_probability
 if TYPE_CHECKING:
     from riskmath.game.state import GameState
 
-__all__ = ["FEATURES", "SIGNS", "player_features"]
+__all__ = ["FEATURES", "LEAST_MEAN_INCOME", "LOG_FLOOR", "SIGNS", "player_features"]
 
 #: The feature names, in the order of :func:`player_features`' rows and of the shipped coefficients.
 FEATURES = (
@@ -98,6 +112,23 @@ SIGNS = {
 
 #: The turn by which the ``*_late`` features reach the logarithms they scale.
 LATE_TURN = 40
+
+#: The count (territories, armies, income) a count of 0 is read as in the ``log_*`` features: half an army.
+LOG_FLOOR = 0.5
+
+#: The least mean income (armies) that ``kept_bonus`` and ``cards`` are divided by.
+LEAST_MEAN_INCOME = 1.0
+
+
+def _share(count: int, total: int, in_game: int) -> tuple[float, float]:
+    """A player's share of a total and the share's logarithm, defined for a count of 0 and a total of 0.
+
+    A total of 0 (nobody earns anything) gives each of the ``in_game`` players an equal share.
+    """
+    if total <= 0:
+        share = 1.0 / in_game
+        return share, math.log(share)
+    return count / total, math.log(max(count, LOG_FLOOR) / total)
 
 
 def _card_unit(state: GameState) -> float:
@@ -157,7 +188,8 @@ def player_features(state: GameState) -> tuple[list[list[float]], list[bool]]:
     total_held = sum(held)
     total_stacks = sum(stacks)
     total_income = sum(incomes)
-    mean_income = total_income / len(in_game)
+    in_count = len(in_game)
+    mean_income = max(total_income / in_count, LEAST_MEAN_INCOME)
     unit = _card_unit(state)
     late = min(pos.turn / LATE_TURN, 1.0)
     mover = state.turn_player
@@ -167,8 +199,10 @@ def player_features(state: GameState) -> tuple[list[list[float]], list[bool]]:
         if not alive[p]:
             rows.append([0.0] * len(FEATURES))
             continue
-        territories, army, earned = held[p] / total_held, stacks[p] / total_stacks, incomes[p] / total_income
-        logs = [math.log(territories), math.log(army), math.log(earned)]
+        territories, log_territories = _share(held[p], total_held, in_count)
+        army, log_armies = _share(stacks[p], total_stacks, in_count)
+        earned, log_income = _share(incomes[p], total_income, in_count)
+        logs = [log_territories, log_armies, log_income]
         waiting = (order.index(p) - order.index(mover)) % len(order) if mover in order else 0
         rows.append(
             [

@@ -20,8 +20,9 @@ from typing import Any, NamedTuple, NoReturn
 import numpy as np
 import numpy.typing as npt
 
+from riskmath._validation import shown
 from riskmath.errors import BoardError
-from riskmath.game.cards import WILD
+from riskmath.game.cards import MAX_ARMIES, WILD
 
 #: A territory's drawing position: (x, y), x growing to the right (east), y upwards (north).
 Position = tuple[float, float]
@@ -241,7 +242,9 @@ def parse_board(data: object, max_territories: int) -> BoardParts:
         seen_continent[name_key(cname)] = cname
         bonus = raw["bonus"]
         if isinstance(bonus, bool) or not isinstance(bonus, numbers.Integral) or bonus < 0:
-            fail(f"continent {cname!r} bonus must be a non-negative integer, got {bonus!r}")
+            fail(f"continent {cname!r} bonus must be a non-negative integer, got {shown(bonus)}")
+        if int(bonus) > MAX_ARMIES:
+            fail(f"continent {cname!r} bonus must be at most {MAX_ARMIES}, got {shown(bonus)}")
         members = [
             _clean_name(f"territory of {cname!r}", t, territory=True)
             for t in _list(f"{cname!r} territories", raw["territories"])

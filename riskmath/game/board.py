@@ -38,7 +38,8 @@ A board is a JSON object (or, for ``Board.from_dict``, a dict); annotated::
       "positions": {"A": [10, 20], "B": [30, 25], "C": [70, 5]}  # optional: see below
     }
 
-Every territory is in exactly one continent.  A border is an unordered pair, so
+Every territory is in exactly one continent, whose bonus is 0 to 10**9
+(:data:`~riskmath.game.cards.MAX_ARMIES`).  A border is an unordered pair, so
 symmetry holds by construction; ``["B", "A"]`` is the same border as ``["A", "B"]``
 and listing a border twice (in either order) is an error, a likely typo (dedupe
 neighbor lists with ``{frozenset(p) for p in ...}``).  Borders, aliases and

@@ -20,16 +20,16 @@ from riskmath._validation import check_choice, check_int
 from riskmath.errors import CardError, InvalidArgumentError
 
 __all__ = [
-    "ARTICLE", "BONUS_KINDS", "CARD_SYMBOLS", "EXPERTS_1993", "FIXED_F1", "FIXED_F2", "FIXED_F3",
+    "ARTICLE", "BONUS_KINDS", "CARD_SYMBOLS", "EXPERTS_1993", "FIXED_F1", "FIXED_F2", "FIXED_F3", "MAX_ARMIES",
     "PROGRESSIVE_1993", "SET_TYPES", "TRADE_DOWN_1993", "TRADE_DOWN_ARTICLE", "WILD", "BonusKind", "Card", "Deck",
     "SetValues", "Symbol", "bonus_candidates", "classic_deck", "deck_counts", "find_sets", "full_deck", "has_set",
     "is_set", "set_types", "territory_bonus", "trade_down_needed", "trades_required",
 ]  # fmt: skip
 
 
-def _int(name: str, value: object, minimum: int = 0) -> int:
+def _int(name: str, value: object, minimum: int = 0, maximum: int | None = None) -> int:
     try:
-        return check_int(name, value, minimum=minimum)
+        return check_int(name, value, minimum=minimum, maximum=maximum)
     except InvalidArgumentError as exc:
         raise CardError(str(exc)) from None
 
@@ -244,6 +244,11 @@ def has_set(hand: Sequence[Card | Symbol]) -> bool:
     return bool(find_sets(hand))
 
 
+#: The most armies a rule hands out at once or a territory holds without a cap (10**9): a set's value (a
+#: progressive schedule stops rising there), ``Rules.min_reinforcement``, ``Rules.max_armies_per_territory``, a
+#: continent's bonus.  The pools and stacks of any game then stay far inside a saved state's 64-bit integers.
+MAX_ARMIES = 10**9
+
 #: Entries a fixed-value table may have.  The first four are required; the last two are optional.
 SET_TYPES = ("three_infantry", "three_cavalry", "three_artillery", "one_of_each", "pair_and_wild", "three_wilds")
 _THREE = {Symbol.INFANTRY: "three_infantry", Symbol.CAVALRY: "three_cavalry", Symbol.ARTILLERY: "three_artillery"}
@@ -298,11 +303,13 @@ class SetValues:
     kind : {"progressive", "fixed"}
         Progressive: the value depends on how many sets have been traded in the game.  Fixed: on the cards.
     start, then_add : tuple of int, int
-        Progressive: the values of sets ``1..len(start)``, then ``then_add`` more per set.  Stored canonically
-        (trailing values that ``then_add`` implies are dropped), so equal schedules compare equal.
+        Progressive: the values of sets ``1..len(start)``, then ``then_add`` more per set, up to
+        :data:`~riskmath.game.cards.MAX_ARMIES` (10**9; every value and ``then_add`` at most that too).
+        Stored canonically (trailing values that ``then_add`` implies are dropped), so equal schedules compare
+        equal.
     table : tuple of (str, int)
         Fixed: ``(set type, value)`` pairs, set types from :data:`~riskmath.game.cards.SET_TYPES`; the first four are
-        required.
+        required; values 1 to :data:`~riskmath.game.cards.MAX_ARMIES`.
     name : str
         A label, e.g. the preset name.
 
@@ -331,8 +338,8 @@ class SetValues:
         if not isinstance(self.name, str) or not isinstance(start, tuple) or not isinstance(table, tuple):
             raise CardError(f"name must be a str, start and table tuples; got {self.name!r}, {start!r}, {table!r}")
         if kind == "progressive":
-            values = [_int("set value", v, minimum=1) for v in start]
-            step = _int("then_add", self.then_add)
+            values = [_int("set value", v, minimum=1, maximum=MAX_ARMIES) for v in start]
+            step = _int("then_add", self.then_add, maximum=MAX_ARMIES)
             if not values or table:
                 raise CardError(f"a progressive schedule needs start values and no table, got {start!r}, {table!r}")
             while len(values) >= 2 and values[-1] - values[-2] == step:
@@ -346,7 +353,9 @@ class SetValues:
         for pair in table:
             if not isinstance(pair, tuple) or len(pair) != 2 or pair[0] in entries:
                 raise CardError(f"table entries must be distinct (set type, value) pairs, got {pair!r}")
-            entries[_choice("set type", pair[0], SET_TYPES)] = _int(f"value of {pair[0]!r}", pair[1], minimum=1)
+            entries[_choice("set type", pair[0], SET_TYPES)] = _int(
+                f"value of {pair[0]!r}", pair[1], minimum=1, maximum=MAX_ARMIES
+            )
         missing = [t for t in SET_TYPES[:4] if t not in entries]
         if missing:
             raise CardError(f"a fixed table needs values for {missing!r}")
@@ -424,7 +433,8 @@ class SetValues:
     def value(self, n: int, cards: Iterable[Card | Symbol] | None = None) -> int:
         """Armies for the ``n``-th set traded in the game (1-based, all players counted).
 
-        ``cards`` (the traded set, cards or symbols) are needed by fixed tables and checked by both kinds.  Raises
+        ``cards`` (the traded set, cards or symbols) are needed by fixed tables and checked by both kinds.  A
+        progressive schedule stops rising at :data:`~riskmath.game.cards.MAX_ARMIES`.  Raises
         :class:`CardError` if ``n < 1``, if ``cards`` is not a set, or if a fixed table gets no cards.
 
         Examples
@@ -438,7 +448,7 @@ class SetValues:
         symbols = None if cards is None else _as_set(cards)
         if self.kind == "progressive":
             k = len(self.start)
-            return self.start[n - 1] if n <= k else self.start[-1] + self.then_add * (n - k)
+            return self.start[n - 1] if n <= k else min(self.start[-1] + self.then_add * (n - k), MAX_ARMIES)
         if symbols is None:
             raise CardError(f"the fixed table {self.name!r} values the cards: pass the traded set")
         entries = dict(self.table)

@@ -30,9 +30,9 @@ from riskmath._validation import check_int
 from riskmath.errors import InvalidArgumentError, RulesError
 from riskmath.game.actions import BattleOutcome, RollOutcome
 from riskmath.game.board import Board
-from riskmath.game.cards import CARD_SYMBOLS, WILD, Card, Symbol, full_deck
-from riskmath.game.rules import Rules
-from riskmath.odds._sweeps import forward_float, kernel
+from riskmath.game.cards import CARD_SYMBOLS, MAX_ARMIES, WILD, Card, Symbol, full_deck
+from riskmath.game.rules import MAX_OPTION, Rules
+from riskmath.odds._sweeps import check_kernel_cost, forward_float, kernel
 
 __all__ = ["ChanceTable", "GameContext"]
 
@@ -103,7 +103,7 @@ class GameContext:
         if not isinstance(defender_decides, bool):
             raise InvalidArgumentError(f"defender_decides must be True or False, got {defender_decides!r}")
         self.defender_decides = defender_decides
-        cap = rules.turn_cap if max_turns is None else check_int("max_turns", max_turns, minimum=1)
+        cap = rules.turn_cap if max_turns is None else check_int("max_turns", max_turns, minimum=1, maximum=MAX_OPTION)
         self.max_turns: int | None = cap
         #: The two-player variant in force (``Rules.two_player`` with two players, else ``"none"``).
         self.two_player = setup.two_player_variant(rules, self.players)
@@ -111,6 +111,7 @@ class GameContext:
         self.neutrals = setup.NEUTRALS.get(self.two_player, 0)
         self.owners = self.players + self.neutrals
         rules.starting_armies_for(self.players)
+        check_kernel_cost(rules.combat)  # the roll tables, built at the first battle: refused now if too costly
         if rules.missions != "none" and self.players < 3:
             raise RulesError(f"Secret Mission RISK is for 3 to 6 players, not {self.players}")
         setup.check_board_fits(self.players, rules, board)
@@ -147,8 +148,8 @@ class GameContext:
         self.neighbors: tuple[tuple[int, ...], ...] = tuple(board.neighbor_ids(i) for i in range(n))
         self.continents: tuple[tuple[int, frozenset[int]], ...] = board.continent_ids
         self.index: dict[str, int] = {name: i for i, name in enumerate(board.territories)}
-        no_cap = 10**9
-        #: Most armies on a territory during play and during the set-up (a large number when uncapped).
+        no_cap = MAX_ARMIES
+        #: Most armies on a territory during play and during the set-up (10**9 when uncapped: ``MAX_ARMIES``).
         self.cap = rules.max_armies_per_territory or no_cap
         self.setup_cap = min(self.cap, rules.setup_cap_per_territory or no_cap)
         #: Territory ids in the alphabetical order of their names (the built-in agents break ties in this order).

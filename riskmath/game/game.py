@@ -31,6 +31,7 @@ engine below them is functions of ``(game, position)``:
 
 from __future__ import annotations
 
+import numbers
 import secrets
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
@@ -39,12 +40,14 @@ from typing import Any
 import numpy as np
 
 import riskmath.game.serialize as serialize
-from riskmath._validation import check_int
+import riskmath.game.setup as setup
+from riskmath._validation import check_int, shown
 from riskmath.errors import (
     BoardError,
     IllegalActionError,
     InvalidArgumentError,
     RiskmathError,
+    RulesError,
     StateError,
 )
 from riskmath.game._board_data import NEUTRAL_NAMES
@@ -79,7 +82,8 @@ class Game(GameContext):
         ``Attack``); otherwise it throws the most it may.
     max_turns : int, optional
         A turn cap (player-turns) ending the game as a draw; overrides
-        ``rules.turn_cap``.
+        ``rules.turn_cap``.  Without one, a game ends only when a player
+        wins: agents that never attack play for ever.
 
     Attributes
     ----------
@@ -88,6 +92,15 @@ class Game(GameContext):
         Neutral owners (ids ``players .. players + neutrals - 1``).
     rules : Rules
     board : Board
+
+    Raises
+    ------
+    RulesError, BoardError
+        For rules that do not fit the players or the board (naming the
+        rule); among them, without a turn cap, rules under which every
+        player could be left earning nothing (``min_reinforcement=0`` on a
+        board the players can share with fewer than ``territory_divisor``
+        territories each), a game that could never end.
 
     Examples
     --------
@@ -110,6 +123,8 @@ class Game(GameContext):
     ) -> None:
         super().__init__(players, rules, board, defender_decides=defender_decides, max_turns=max_turns)
         _check_missions_fit(self.players, self.rules, self.board)
+        if self.max_turns is None:
+            _check_can_end(self.players, self.rules, self.board)
 
     def new_initial_state(self, seed: int | None = None, *, auto_chance: bool = False) -> GameState:
         """The state before the set-up, with its own random generator.
@@ -329,6 +344,8 @@ class Game(GameContext):
         from riskmath.errors import IllegalActionError
 
         state = self.new_initial_state(seed, auto_chance=auto_chance)
+        if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+            raise InvalidArgumentError(f"actions must be an iterable of actions, got {shown(actions)}")
         for position, action in enumerate(actions):
             try:
                 state = state.apply(action)
@@ -372,6 +389,37 @@ def _check_missions_fit(players: int, rules: Rules, board: Board) -> None:
                 f"Rules.missions={rules.missions!r} names continents that board {board.name!r} lacks: "
                 f"{', '.join(missing)} (the mission cards are those of the classic board)"
             )
+
+
+def _check_can_end(players: int, rules: Rules, board: Board) -> None:
+    """Refuse, without a turn cap, rules under which every player could be left earning nothing.
+
+    With ``min_reinforcement=0``, rounding down and ``territory_divisor``
+    ``d >= 2``, a player holding fewer than ``d`` territories and no whole
+    continent with a bonus receives no armies.  If the players between them
+    can hold the board's territories (those the neutrals do not start with:
+    neutrals never attack) with fewer than ``d`` each, without a whole
+    continent with a bonus, then every player can end up with nothing to
+    place and one army on every territory: nobody can attack, nobody earns,
+    and the game never ends (or agents that attack only when stronger never
+    do).  Such a game needs a turn cap.
+    """
+    divisor = rules.territory_divisor
+    if rules.min_reinforcement > 0 or rules.rounding != "floor" or divisor < 2:
+        return
+    variant = setup.two_player_variant(rules, players)
+    neutral_most = sum(setup.territory_shares(variant, rules.setup, players, len(board))[players:])
+    held = len(board) - neutral_most  # the least the players hold between them, from the set-up on
+    if held > players * (divisor - 1):
+        return
+    if not neutral_most and any(len(c.territories) == 1 and c.bonus > 0 for c in board.continents.values()):
+        return  # a player always holds that territory, and earns its bonus
+    raise RulesError(
+        f"Rules.min_reinforcement=0 with territory_divisor={divisor} gives no armies to a player holding fewer "
+        f"than {divisor} territories, and the {players} players can share the {held} territories they hold on "
+        f"board {board.name!r} that way: every player could be left with nothing to place and no army to attack "
+        "with, and the game would never end; give a turn cap (Game(max_turns=...) or Rules.turn_cap)"
+    )
 
 
 class GameState:
@@ -568,8 +616,10 @@ class GameState:
         from reseeded copies (seeded from their own generator) so that they
         only see what their player may see.
         """
+        if type(seed) is not int:  # the common case is one test (search agents reseed every rollout)
+            seed = _integer(seed)
         new = self.position.copy()
-        new.rng = int(seed) & MASK
+        new.rng = seed & MASK
         return GameState(self.game, new, auto_chance=self._auto)
 
     # -- queries ----------------------------------------------------------------------
@@ -772,6 +822,13 @@ class GameState:
         always sound; this is for states edited by hand.
         """
         return serialize.problems(self.game, self.position)
+
+
+def _integer(seed: object) -> int:
+    """``seed`` as an ``int`` (a NumPy integer too), or InvalidArgumentError naming it."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise InvalidArgumentError(f"seed must be an integer, got {shown(seed)}")
+    return int(seed)
 
 
 def _read_only(values: list[int]) -> np.ndarray:

@@ -46,8 +46,9 @@ Cards
     the territory cards not yet dealt (all of them in a claimed set-up);
   * hands are within the rules' limits (:func:`~riskmath.game.position.most_cards`):
     with ``forced_trade_at`` and ``elimination_trade_at`` both set, at most
-    the larger of the two, except the player to move (or the winner) holding
-    a victim's cards to trade down;
+    the larger of the two, except the player to move holding a victim's
+    cards to trade down (once the game is over: the winner, or the player
+    whose elimination of another completed the winner's mission);
   * ``sets_traded``, ``pool`` and ``bonus_taken`` are not negative; ``pool``
     is 0 except in ``REINFORCE``, ``TRADE_DOWN`` (and ``GAME_OVER`` when a
     placement completed a mission); ``bonus_taken`` is 0 without a
@@ -249,9 +250,11 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
             lost = sorted((expected - cards).elements())
             extra = sorted((cards - expected).elements())
             found.append(f"cards do not add up to the deck: missing {lost}, extra {extra}"[:400])
-    taker = pos.winner if pos.phase is Phase.GAME_OVER else pos.player
+    # Who may hold a victim's cards to trade down: the player to move; once the game is over, the winner or, when
+    # a capture's elimination completed another player's mission, the capturer (who eliminated someone).
+    takers = {pos.winner, *pos.killed_by} if pos.phase is Phase.GAME_OVER else {pos.player}
     for p, hand in enumerate(pos.hands):
-        most = most_cards(game, trading_down=p == taker and pos.trade_down)
+        most = most_cards(game, trading_down=p in takers and pos.trade_down)
         if most is not None and len(hand) > most:
             found.append(f"player {p} holds {len(hand)} cards, more than the rules allow ({most})")
     if pos.pool and pos.phase not in (Phase.REINFORCE, Phase.TRADE_DOWN, Phase.GAME_OVER):

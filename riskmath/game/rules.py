@@ -15,12 +15,14 @@ its source.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import numbers
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from riskmath._validation import shown
 from riskmath.errors import RulesError
-from riskmath.game.cards import CARD_SYMBOLS, SetValues
+from riskmath.game.cards import CARD_SYMBOLS, MAX_ARMIES, SetValues
 from riskmath.odds.dice import CombatRules
 
 __all__ = ["ADDED_LATER", "CHOICES", "Rules"]
@@ -54,10 +56,22 @@ MAX_STARTING_ARMIES = 10_000
 #: Most wild cards in the deck (the editions have 2).
 MAX_WILD_CARDS = 100
 
+#: The largest integer option (a turn cap, a card count, a divisor): what a saved state's integers hold,
+#: ``2**63 - 1``.  ``min_reinforcement`` and ``max_armies_per_territory`` go up to
+#: :data:`~riskmath.game.cards.MAX_ARMIES` (10**9) only.
+MAX_OPTION = 2**63 - 1
+
 
 def _armies(table: Mapping[int, int] | tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    items = table.items() if isinstance(table, Mapping) else table
-    return tuple(sorted((int(p), int(a)) for p, a in items))
+    items: Iterable[tuple[object, object]] = table.items() if isinstance(table, Mapping) else table
+    return tuple(sorted((_whole(p), _whole(a)) for p, a in items))
+
+
+def _whole(value: object) -> int:
+    """An integer of the starting armies table (TypeError otherwise: 1.5 armies is not 1)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"not an integer: {value!r}")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -206,7 +220,7 @@ class Rules:
                 )
         minimums = (("min_reinforcement", 0), ("territory_divisor", 1), ("wild_cards", 0), ("elimination_trade_to", 2))
         for name, low in minimums:
-            self._check_int(name, low)
+            self._check_int(name, low, MAX_ARMIES if name == "min_reinforcement" else MAX_OPTION)
         for name, low in (
             ("setup_cap_per_territory", 1),
             ("forced_trade_at", 5),
@@ -215,7 +229,7 @@ class Rules:
             ("turn_cap", 1),
         ):
             if getattr(self, name) is not None:
-                self._check_int(name, low)
+                self._check_int(name, low, MAX_ARMIES if name == "max_armies_per_territory" else MAX_OPTION)
         if self.wild_cards > MAX_WILD_CARDS:
             raise RulesError(f"Rules.wild_cards must be at most {MAX_WILD_CARDS}, got {self.wild_cards}")
         if self.elimination_trade_at is not None and self.elimination_trade_to >= self.elimination_trade_at:
@@ -234,10 +248,12 @@ class Rules:
         if self.max_armies_per_territory is not None and self.max_armies_per_territory < 2:
             raise RulesError("Rules.max_armies_per_territory must be at least 2 so that attacks stay possible")
 
-    def _check_int(self, name: str, low: int) -> None:
+    def _check_int(self, name: str, low: int, high: int) -> None:
         value = getattr(self, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise RulesError(f"Rules.{name} must be an integer >= {low}, got {value!r}")
+            raise RulesError(f"Rules.{name} must be an integer >= {low}, got {shown(value)}")
+        if value > high:
+            raise RulesError(f"Rules.{name} must be at most {high}, got {shown(value)}")
 
     def starting_armies_for(self, players: int) -> int:
         """Armies each player starts with, for ``players`` players.
@@ -289,15 +305,13 @@ class Rules:
         RulesError
             For an unknown name.
         """
-        if name not in _PRESETS:
-            raise RulesError(f"unknown rules preset {name!r}; presets are {', '.join(_PRESETS)}")
+        _check_preset(name)
         return cls(edition=name, **_PRESETS[name][1])
 
     @classmethod
     def describe_preset(cls, name: str) -> str:
         """One line on where a preset's rules come from."""
-        if name not in _PRESETS:
-            raise RulesError(f"unknown rules preset {name!r}; presets are {', '.join(_PRESETS)}")
+        _check_preset(name)
         return _PRESETS[name][0]
 
     def options(self) -> dict[str, Any]:
@@ -364,6 +378,12 @@ class Rules:
         except (TypeError, KeyError, ValueError) as error:
             raise RulesError(f"bad rules data: {error}") from None
         return cls(**options)
+
+
+def _check_preset(name: object) -> None:
+    """RulesError unless ``name`` names a preset (any value: a list or a dict is refused, not a TypeError)."""
+    if not isinstance(name, str) or name not in _PRESETS:
+        raise RulesError(f"unknown rules preset {shown(name)}; presets are {', '.join(_PRESETS)}")
 
 
 def _check_strict(data: Mapping[str, Any], known: list[str]) -> None:

@@ -54,6 +54,7 @@ from riskmath.game.position import (
     trade_down_over,
     trade_forced,
 )
+from riskmath.game.rules import MAX_OPTION
 from riskmath.game.setup import capital_chooser, pile_chooser
 
 _new_tuple = tuple.__new__
@@ -143,7 +144,8 @@ def _start_turn(game: GameContext, pos: Position, player: int) -> None:
     if game.max_turns is not None and pos.turn >= game.max_turns:
         pos.phase, pos.player = GAME_OVER, -1  # a draw
         return
-    pos.turn += 1
+    if pos.turn < MAX_OPTION:  # an uncapped count stops at what a save holds (reached only from a state set so)
+        pos.turn += 1
     pos.player = player
     pos.phase = REINFORCE
     pos.pool = income(game, pos, player)
@@ -218,7 +220,8 @@ def _trade(game: GameContext, pos: Position, cards: tuple[str, ...]) -> None:
     for card in cards:
         hand.remove(card)
     pos.discard.extend(cards)
-    pos.sets_traded += 1
+    if pos.sets_traded < MAX_OPTION:  # as the turn: the count stops at what a save holds (and values at MAX_ARMIES)
+        pos.sets_traded += 1
     traded = [game.cards[c] for c in cards]
     pos.pool += rules.set_values.value(pos.sets_traded, traded)
     if rules.territory_card_bonus == "none":

@@ -76,17 +76,28 @@ class Kernel:
 _KERNELS: dict[CombatRules, Kernel] = {}
 
 
-def kernel(rules: CombatRules) -> Kernel:
-    """The (cached) :class:`Kernel` of ``rules``."""
-    cached = _KERNELS.get(rules)
-    if cached is not None:
-        return cached
+def check_kernel_cost(rules: CombatRules) -> None:
+    """Refuse (ResourceLimitError) combat rules whose roll tables would take longer than the limits allow.
+
+    What :func:`kernel` checks before building them; a game checks it when it is made, so that a game
+    under such rules is refused at once rather than at its first battle.  Free for a kernel already built.
+    """
+    if rules in _KERNELS:
+        return
     seconds = sum(
         count_pair_wins_seconds(c, e, rules.attacker_sides, rules.defender_sides)
         for c in range(1, rules.attacker_max_dice + 1)
         for e in range(1, rules.defender_max_dice + 1)
     )
     check_cost(lambda: f"the roll tables of {rules!r}", seconds=seconds, hint="use fewer dice or sides; ")
+
+
+def kernel(rules: CombatRules) -> Kernel:
+    """The (cached) :class:`Kernel` of ``rules``."""
+    cached = _KERNELS.get(rules)
+    if cached is not None:
+        return cached
+    check_kernel_cost(rules)
     scale = rules.attacker_sides**rules.attacker_max_dice * rules.defender_sides**rules.defender_max_dice
     prob: dict[int, dict[int, FloatArray]] = {}
     exact: dict[int, dict[int, tuple[Fraction, ...]]] = {}

@@ -123,8 +123,10 @@ def victory_probabilities(
         ``victory_high`` (its 95 % Wilson interval) and ``games``.  ``attrs``
         holds ``draw`` (the share of games ended by the turn cap),
         ``draw_low``, ``draw_high`` (its interval), ``seed``, ``n_games`` and
-        ``turn_cap`` (the player-turn at which games were stopped).  The
-        ``victory`` column and ``draw`` add up to 1.
+        ``turn_cap`` (the player-turn at which games were stopped; for a
+        ``state`` already over, the cap of its own game: the turn a drawn one
+        ended at, None if it had none).  The ``victory`` column and ``draw``
+        add up to 1.
 
     Raises
     ------
@@ -168,7 +170,8 @@ def victory_probabilities(
     table = simulate(
         game, seats, n, seed=seed, n_jobs=n_jobs, executor=executor, progress=progress, start=state, move_time=move_time
     )
-    return _summary(table, game.players, n, seed, cap)
+    # A start already over was stopped by nothing played here: its own game's cap (a draw's turn) is the one shown.
+    return _summary(table, game.players, n, seed, state.game.max_turns if state.is_terminal() else cap)
 
 
 #: The columns of :func:`victory_probabilities` under the names :func:`win_probabilities` gave them.
@@ -211,7 +214,7 @@ def win_probabilities(
     return old
 
 
-def _summary(table: pd.DataFrame, players: int, n: int, seed: int, cap: int) -> pd.DataFrame:
+def _summary(table: pd.DataFrame, players: int, n: int, seed: int, cap: int | None) -> pd.DataFrame:
     """The victory shares with their intervals, from simulate's table of ``n`` games."""
     import pandas as pd
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from strategies import combat_rules
+from strategies import board_data, combat_rules
 
 import riskmath as rm
 from riskmath.errors import BoardError, RiskmathError, RulesError
@@ -72,17 +72,7 @@ def boards(
     if classic and draw(st.integers(0, 5)) == 0:
         return None
     n = draw(st.integers(min_territories, max_territories))
-    names = [f"T{i}" for i in range(n)]
-    borders = {frozenset((names[i], names[draw(st.integers(0, i - 1))])) for i in range(1, n)}
-    for _ in range(draw(st.integers(0, n))):
-        a, b = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
-        if a != b:
-            borders.add(frozenset((names[a], names[b])))
-    k = draw(st.integers(1, min(3, n)))
-    cuts = sorted(draw(st.sets(st.integers(1, n - 1), min_size=k - 1, max_size=k - 1))) if k > 1 else []
-    groups = [names[i:j] for i, j in zip([0, *cuts], [*cuts, n], strict=True)]
-    continents = [{"name": f"C{c}", "bonus": draw(st.integers(0, 4)), "territories": g} for c, g in enumerate(groups)]
-    return rm.Board.from_dict({"name": f"random{n}", "continents": continents, "borders": [sorted(b) for b in borders]})
+    return rm.Board.from_dict(board_data(draw, n, lambda: draw(st.integers(0, 4))))
 
 
 def build(options: dict[str, object], board: rm.Board | None, players: int, max_turns: int) -> rm.Game | None:
