@@ -28,13 +28,14 @@ lint: $(STAMP_TEST)
 	$(BIN)/ruff format --check riskmath tests examples bench docs
 	$(BIN)/mypy
 
-# Everything, as CI runs it.
+# Everything, as CI runs it: the tests spread over up to four pytest-xdist processes, then those that start
+# process pools, send signals or time hangs (marked serial in tests/conftest.py) in one process on their own.
 test: lint
-	MPLBACKEND=Agg $(BIN)/python -m pytest
+	MPLBACKEND=Agg $(BIN)/python -m pytest -m "not serial" -n auto --maxprocesses 4
+	MPLBACKEND=Agg $(BIN)/python -m pytest -m serial
 
 # The quick tier while working: no lint, none of the tests marked slow, hypothesis's "fast" profile (fewer
 # examples; tests/conftest.py), spread over up to four processes by pytest-xdist: about 40 s on two idle cores.
-# (make test runs in one process, as CI does: the hostile tests time signals and worker pools.)
 test-fast: $(STAMP_TEST)
 	HYPOTHESIS_PROFILE=fast MPLBACKEND=Agg $(BIN)/python -m pytest -m "not slow" -n auto --maxprocesses 4
 

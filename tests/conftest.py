@@ -59,3 +59,26 @@ def reference():
         return json.loads((REFERENCE / name).read_text())
 
     return load
+
+
+#: Test files that start process pools, send signals or time hangs: ``make test`` runs them on their own, in one
+#: process after the rest (which it spreads over pytest-xdist workers), so that their hang checks and worker
+#: counts never compete with other tests for the machine's cores.
+SERIAL_FILES = frozenset(
+    {
+        "test_cli_outlook.py",
+        "test_examples.py",
+        "test_rollouts.py",
+        "test_simulate.py",
+        "test_tournament.py",
+        "test_odds_hostile.py",
+        "test_outputs.py",
+        "test_simulation_hostile.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)
