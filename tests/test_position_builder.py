@@ -611,3 +611,13 @@ def test_inconsistent_placements_are_refused_by_name():
     dealt = rm.Game(3, rm.Rules.preset("us_1959"))
     with pytest.raises(rm.InvalidArgumentError, match="no armies are placed in the set-up"):
         dealt.position(OWNERS, every, phase="place", armies_left={0: 1})
+
+
+def test_armies_over_the_uncapped_limit_are_refused_with_that_limit():
+    # The message once said "at least 1" for a count over 10**9 on a board with no cap: the bound is named now.
+    game = rm.Game(3)
+    owners = {t: i % 3 for i, t in enumerate(game.board.territories)}
+    with pytest.raises(
+        rm.InvalidArgumentError, match=r"holds 1 to 1000000000 armies .*10\*\*9 when the rules set no cap"
+    ):
+        game.position(owners=owners, armies=dict.fromkeys(game.board.territories, 10**10))

@@ -123,9 +123,9 @@ def _board(
                     f"armies[{key!r}] is {shown(count)}: the territory just captured (occupy) is empty, 0 armies"
                 )
         elif not _integer(count) or not 1 <= int(count) <= game.cap:  # type: ignore[call-overload]
-            most = f"1 to {game.cap}" if game.cap < 10**9 else "at least 1"
+            why = "" if game.cap < 10**9 else " (10**9 when the rules set no cap)"
             raise InvalidArgumentError(
-                f"armies[{key!r}] is {shown(count)}: a territory holds {most} armies (an integer)"
+                f"armies[{key!r}] is {shown(count)}: a territory holds 1 to {game.cap} armies (an integer){why}"
             )
         owner_ids.append(int(who))  # type: ignore[call-overload]
         army_counts.append(int(count))  # type: ignore[call-overload]
