@@ -621,3 +621,50 @@ def test_armies_over_the_uncapped_limit_are_refused_with_that_limit():
         rm.InvalidArgumentError, match=r"holds 1 to 1000000000 armies .*10\*\*9 when the rules set no cap"
     ):
         game.position(owners=owners, armies=dict.fromkeys(game.board.territories, 10**10))
+
+
+def _experts_fortify(moved):
+    game = rm.Game(3, rm.Rules.preset("us_1993_experts"))
+    names = game.board.territories
+    owners = {t: i % 3 for i, t in enumerate(names)}
+    return game, names, owners, game.position(owners, dict.fromkeys(names, 3), phase="fortify", moved=moved)
+
+
+def test_the_experts_moved_list_is_built_by_hand_and_read_by_legality():
+    _, names, owners, state = _experts_fortify(None)
+    mine = [t for t in names if owners[t] == 0]
+    pairs = [a for a in state.legal_actions() if isinstance(a, rm.Fortify)]
+    assert pairs  # some move is open before anything has moved
+    source, target = pairs[0].source, pairs[0].target
+    _, _, _, after = _experts_fortify([source, target])
+    assert [names[t] for t in after.position.moved] == [source, target]
+    assert after.problems() == []
+    left = [a for a in after.legal_actions() if isinstance(a, rm.Fortify)]
+    assert all(source not in (a.source, a.target) and target not in (a.source, a.target) for a in left)
+    assert rm.EndPhase() in after.legal_actions()
+    assert set(mine) >= {source, target}
+
+
+@pytest.mark.parametrize(
+    ("moved", "message"),
+    [
+        ("Alaska", "moved must be a collection of territories"),
+        (["Atlantis"], "Atlantis"),
+        (["Alaska", "Alaska"], "moved names Alaska twice"),
+        (["Northwest Territory"], "not current_player 0's"),
+    ],
+)
+def test_a_wrong_moved_list_is_refused_by_name(moved, message):
+    with pytest.raises(rm.InvalidArgumentError, match=message):
+        _experts_fortify(moved)
+
+
+def test_moved_is_refused_outside_the_experts_fortification():
+    game = rm.Game(3)
+    names = game.board.territories
+    owners = {t: i % 3 for i, t in enumerate(names)}
+    with pytest.raises(rm.InvalidArgumentError, match="moved is for phase 'fortify' under the experts'"):
+        game.position(owners, dict.fromkeys(names, 3), phase="fortify", moved=["Alaska"])
+    experts = rm.Game(3, rm.Rules.preset("us_1993_experts"))
+    with pytest.raises(rm.InvalidArgumentError, match="not phase 'attack'"):
+        experts.position(owners, dict.fromkeys(names, 3), phase="attack", moved=["Alaska"])

@@ -286,6 +286,29 @@ def _enter_phase(
         pos.occupy = Capture(source, target, least)
 
 
+def _moved(game: GameContext, moved: object, phase: Phase, owner: list[int], player: int) -> list[int]:
+    """The territories armies already moved out of or into this turn (the experts' fortification), as ids."""
+    if moved is None:
+        return []
+    if phase is not Phase.FORTIFY or game.rules.fortify != "experts":
+        raise InvalidArgumentError(
+            f"moved is for phase 'fortify' under the experts' fortification (Rules(fortify='experts')), "
+            f"not phase {phase.value!r} with fortify={game.rules.fortify!r}"
+        )
+    if isinstance(moved, (str, bytes)) or not isinstance(moved, Iterable):
+        raise InvalidArgumentError(f"moved must be a collection of territories, got {shown(moved)}")
+    ids = [_territory(game, t, "moved") for t in moved]
+    names = game.board.territories
+    for k, t in enumerate(ids):
+        if t in ids[:k]:
+            raise InvalidArgumentError(f"moved names {names[t]} twice (one move per territory and turn)")
+        if owner[t] != player:
+            raise InvalidArgumentError(
+                f"moved names {names[t]}, which is not current_player {player}'s: armies move only between its own"
+            )
+    return ids
+
+
 def _armies_left(game: GameContext, armies_left: object) -> list[int]:
     """The set-up armies each owner (players, then neutrals) has left to place; owners left out have none."""
     if not isinstance(armies_left, Mapping):
@@ -406,6 +429,7 @@ def build_position(
     occupy: object = None,
     first: object = None,
     armies_left: object = None,
+    moved: object = None,
 ) -> Position:
     """The position at the start of ``current_player``'s turn, or at a later decision of it, or in the set-up.
 
@@ -415,8 +439,8 @@ def build_position(
     if chosen_phase in SETUP_NAMES.values():
         defaults: dict[str, object] = {"cards": None, "sets_traded": 0, "turn": 1, "capitals": None, "killed_by": None}
         supplied: dict[str, object] = {"cards": cards, "sets_traded": sets_traded, "turn": turn, "capitals": capitals}
-        supplied |= {"killed_by": killed_by, "captured": captured, "occupy": occupy}
-        defaults |= {"captured": False, "occupy": None}
+        supplied |= {"killed_by": killed_by, "captured": captured, "occupy": occupy, "moved": moved}
+        defaults |= {"captured": False, "occupy": None, "moved": None}
         wrong = [k for k, v in supplied.items() if not (v is defaults[k] or (type(v) is int and v == defaults[k]))]
         if wrong:
             raise InvalidArgumentError(
@@ -478,6 +502,7 @@ def build_position(
     pos.missions, pos.capitals = chosen_missions, chosen_capitals
     start_turn_at(game, pos, player, turn)
     _enter_phase(game, pos, chosen_phase, captured, capture)
+    pos.moved = _moved(game, moved, chosen_phase, owner, player)
     found = problems(game, pos)
     if found and chosen_phase is not Phase.REINFORCE:  # the phase's own invariants, named
         raise InvalidArgumentError(f"no sound position at phase {chosen_phase.value!r}: " + "; ".join(found))

@@ -164,6 +164,7 @@ class Game(GameContext):
         occupy: tuple[Any, ...] | None = None,
         first: int | None = None,
         armies_left: Mapping[int, int] | None = None,
+        moved: Iterable[Any] | None = None,
     ) -> GameState:
         """A position set up by hand: the state at the start of ``current_player``'s turn, or at a later decision.
 
@@ -251,6 +252,11 @@ class Game(GameContext):
             With ``phase="place"`` (and only then): the set-up armies each
             owner (players, then neutrals) still has to place, at most its
             starting armies; owners left out have none.
+        moved : collection of territories, optional
+            With ``phase="fortify"`` under the experts' fortification
+            (``Rules(fortify="experts")``) only: the territories
+            ``current_player`` has already moved armies out of or into this
+            turn (each may take part in one move a turn); by default none.
 
         Returns
         -------
@@ -326,6 +332,7 @@ class Game(GameContext):
             occupy=occupy,
             first=first,
             armies_left=armies_left,
+            moved=moved,
         )
         return GameState(self, position, auto_chance=auto_chance)
 
