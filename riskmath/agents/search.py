@@ -39,7 +39,6 @@ import statistics
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from riskmath.agents.basic import check_asked
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate.estimate import victory_list
@@ -153,8 +152,7 @@ class SearchAgent:
         )
 
     def act(self, state: GameState, rng: random.Random) -> Any:
-        check_asked(state, rng)
-        guided = self._guide.act(state, rng)
+        guided = self._guide.act(state, rng)  # (the odds agent's act checks state and rng first: check_asked)
         options = self._options(state, guided)
         if len(options) <= 1:
             return guided
