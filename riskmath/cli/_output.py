@@ -197,14 +197,20 @@ def _write_all(fd: int, data: bytes) -> None:
         done += os.write(fd, data[done:])
 
 
+def _regular_or_none(target: str) -> os.stat_result | None:
+    """The status of ``target`` if it is a regular file, None if nothing is there; raise if it became anything else."""
+    try:
+        status = os.stat(target)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        raise OSError(errno.EEXIST, "it is no longer a regular file")
+    return status
+
+
 def _replace(target: str, data: bytes) -> None:
     """Put ``data`` at ``target`` whole: a temporary file in its folder, renamed over it (which stays regular)."""
-    try:
-        old: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        old = None
-    if old is not None and not stat.S_ISREG(old.st_mode):
-        raise OSError(errno.EEXIST, "it is no longer a regular file")
+    old = _regular_or_none(target)
     folder, name = os.path.split(target)
     fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
@@ -240,9 +246,7 @@ def _put(data: bytes, out: OutPath) -> None:
         return
     flags = os.O_WRONLY | os.O_NOCTTY | os.O_TRUNC  # (truncating a FIFO or a device does nothing)
     if out.how == "in place":
-        with contextlib.suppress(FileNotFoundError):
-            if not stat.S_ISREG(os.stat(out.target).st_mode):
-                raise OSError(errno.EEXIST, "it is no longer a regular file")
+        _regular_or_none(out.target)
         flags |= os.O_CREAT
     fd = os.open(out.target, flags, 0o666)  # a FIFO waits here for its reader, as a shell redirection does
     try:
