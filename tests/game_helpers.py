@@ -408,3 +408,42 @@ def tiered(cases: list[Any], fast: list[Any]) -> list[Any]:
         case if case in fast else pytest.param(*case if isinstance(case, tuple) else (case,), marks=pytest.mark.slow)
         for case in cases
     ]
+
+
+def check_every_decision(monkeypatch: Any, agent_class: type) -> tuple[list[Any], list[Any]]:
+    """Check every decision of ``agent_class._decide`` (the unchecked path of simulate) from now on.
+
+    Returns the lists it fills: the phases decided, and the refused decisions (phase, decision, error).
+    """
+    from riskmath.game.checked import to_action
+    from riskmath.game.legality import check_action
+
+    phases: list[Any] = []
+    refused: list[Any] = []
+    real = agent_class._decide
+
+    def checked_decide(self: Any, state: Any, rng: Any) -> Any:
+        decision = real(self, state, rng)
+        phases.append(state.phase)
+        try:
+            check_action(state.game, state.position, to_action(state.game, decision))
+        except rm.IllegalActionError as error:
+            refused.append((state.phase, decision, str(error)))
+        return decision
+
+    monkeypatch.setattr(agent_class, "_decide", checked_decide)
+    return phases, refused
+
+
+#: Every preset with 2, 3 and 5 players: the variants the agents' legality tests play.
+VARIANTS = [(preset, players) for preset in rm.Rules.presets() for players in (2, 3, 5)]
+
+
+def rules_or_skip(preset: str, players: int) -> rm.Rules:
+    """The preset's rules, or skip the test where the preset does not allow that many players."""
+    rules = rm.Rules.preset(preset)
+    try:
+        rm.Game(players, rules)
+    except rm.RiskmathError:
+        pytest.skip(f"{preset} is not for {players} players")
+    return rules

@@ -5,7 +5,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_helpers import Checked, build, check_invariants, spread, tiered, tiny_game
+from game_helpers import (
+    VARIANTS,
+    Checked,
+    build,
+    check_every_decision,
+    check_invariants,
+    rules_or_skip,
+    spread,
+    tiered,
+    tiny_game,
+)
 
 import riskmath as rm
 import riskmath.agents.odds as oddsagent
@@ -13,8 +23,6 @@ from riskmath.agents import RandomAgent
 from riskmath.agents.odds import OddsAgent
 from riskmath.evaluate import plan_continent
 from riskmath.game.actions import Blitz, EndPhase, Fortify, Occupy, PlaceArmies
-from riskmath.game.checked import to_action
-from riskmath.game.legality import check_action
 
 # S - B - C - D in a line (Line = B, C, D, bonus 3); W, player 0's, sits next to S only.
 LINE = tiny_game("WSBCD", ["WS", "SB", "BC", "CD"], [("Home", 1, "WS"), ("Line", 3, "BCD")])
@@ -93,22 +101,9 @@ def test_the_wrapper_is_checked_and_the_agent_trusted():
     assert getattr(Checked(OddsAgent()), "trusted", False) is False
 
 
-VARIANTS = [(preset, players) for preset in rm.Rules.presets() for players in (2, 3, 5)]
-
-
-def _rules_or_skip(preset, players):
-    """The preset's rules, or skip the test where the preset does not allow that many players."""
-    rules = rm.Rules.preset(preset)
-    try:
-        rm.Game(players, rules)
-    except rm.RiskmathError:
-        pytest.skip(f"{preset} is not for {players} players")
-    return rules
-
-
 @pytest.mark.parametrize(("preset", "players"), tiered(VARIANTS, spread(VARIANTS)))
 def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, players, monkeypatch):
-    rules = _rules_or_skip(preset, players)
+    rules = rules_or_skip(preset, players)
     fallbacks = []
     original = oddsagent._fallback
 
@@ -135,20 +130,8 @@ def test_every_decision_of_the_fast_path_is_legal(preset, players, monkeypatch):
     # simulate() takes the agent's checked form (OddsAgent._decide), which is not checked in the phases whose
     # actions are legal by construction (oddsagent._LEGAL_BY_CONSTRUCTION).  Check every decision here instead,
     # in every rule variant, and that those phases were played.
-    rules = _rules_or_skip(preset, players)
-    phases, refused = [], []
-    real = OddsAgent._decide
-
-    def checked_decide(self, state, rng):
-        decision = real(self, state, rng)
-        phases.append(state.phase)
-        try:
-            check_action(state.game, state.position, to_action(state.game, decision))
-        except rm.IllegalActionError as error:
-            refused.append((state.phase, decision, str(error)))
-        return decision
-
-    monkeypatch.setattr(OddsAgent, "_decide", checked_decide)
+    rules = rules_or_skip(preset, players)
+    phases, refused = check_every_decision(monkeypatch, OddsAgent)
     for defender_decides in (False, True):
         game = rm.Game(players, rules, max_turns=40, defender_decides=defender_decides)
         rm.simulate(game, [OddsAgent()] * players, 2, seed=players)

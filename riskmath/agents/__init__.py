@@ -21,8 +21,10 @@ Built in: :class:`RandomAgent` (uniform over the legal actions),
 :class:`AggressiveAgent` (a simple heuristic: mass on the front, attack the
 weakest neighbor while clearly stronger), :class:`~riskmath.agents.OddsAgent`
 (decides by the exact battle and conquest odds, :mod:`riskmath.evaluate`)
-and :class:`~riskmath.agents.SearchAgent` (Monte Carlo rollouts over the
-attack decisions).  Agents must be picklable to run in worker processes;
+the :class:`~riskmath.agents.SearchAgent` (Monte Carlo rollouts over the
+attack decisions) and :class:`~riskmath.agents.PlannerAgent` (weighs each
+move by the victory estimate of the position it leaves, over the exact
+battle outcomes; the strongest at the odds agent's speed).  Agents must be picklable to run in worker processes;
 these are.  Every game of :func:`riskmath.play` and :func:`riskmath.simulate`
 is played by fresh deep copies of the agents, so that no game depends on the
 games played before it in the same process.
@@ -35,10 +37,20 @@ from typing import Any
 from riskmath._validation import shown
 from riskmath.agents.basic import Agent, AggressiveAgent, RandomAgent
 from riskmath.agents.odds import OddsAgent
+from riskmath.agents.planner import PlannerAgent
 from riskmath.agents.search import SearchAgent
 from riskmath.errors import InvalidArgumentError
 
-__all__ = ["AGENTS", "Agent", "AggressiveAgent", "OddsAgent", "RandomAgent", "SearchAgent", "make_agent"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AggressiveAgent",
+    "OddsAgent",
+    "PlannerAgent",
+    "RandomAgent",
+    "SearchAgent",
+    "make_agent",
+]
 
 
 #: Agents by the names the command line uses.
@@ -47,11 +59,12 @@ AGENTS: dict[str, type] = {
     "aggressive": AggressiveAgent,
     "odds": OddsAgent,
     "search": SearchAgent,
+    "planner": PlannerAgent,
 }
 
 
 def make_agent(name: str) -> Any:
-    """The built-in agent called ``name`` (``"random"``, ``"aggressive"``, ``"odds"`` or ``"search"``), with defaults.
+    """The built-in agent called ``name`` (a key of :data:`AGENTS`: ``"planner"``, ``"odds"``, ...), with defaults.
 
     Raises
     ------
@@ -65,7 +78,7 @@ def make_agent(name: str) -> Any:
     >>> make_agent("greedy")
     Traceback (most recent call last):
         ...
-    riskmath.errors.InvalidArgumentError: unknown agent 'greedy'; agents are random, aggressive, odds, search
+    riskmath.errors.InvalidArgumentError: unknown agent 'greedy'; agents are random, aggressive, odds, search, planner
     """
     if name not in AGENTS:
         raise InvalidArgumentError(f"unknown agent {shown(name)}; agents are {', '.join(AGENTS)}")

@@ -82,6 +82,12 @@ class SearchAgent:
         :func:`riskmath.evaluate.estimate_victory_probabilities`.  Pass e.g.
         ``lambda s, p: position_value(s).loc[p, "value"]`` to score by the
         hand-weighted position value.
+    guide : Agent, optional
+        Whose move is the default at every decision and the one candidates
+        must beat (and who makes every decision not searched): an
+        :class:`~riskmath.agents.OddsAgent` (the default) or a subclass of it,
+        such as :class:`~riskmath.agents.PlannerAgent`, whose moves are legal
+        by construction.
     margin : float, default 1.0
         A candidate replaces the odds agent's move only when its mean score
         beats the odds agent's, rollout by rollout on the same dice, by more
@@ -114,6 +120,7 @@ class SearchAgent:
         phases: Iterable[str] = SEARCHABLE,
         score: Callable[[GameState, int], float] | None = None,
         margin: float = 1.0,
+        guide: Any = None,
     ) -> None:
         for label, value, least in (("budget", budget, 1), ("candidates", candidates, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
@@ -130,6 +137,8 @@ class SearchAgent:
             raise InvalidArgumentError(f"margin must be a finite number >= 0 (standard errors), got {margin!r}")
         if score is not None and not callable(score):
             raise InvalidArgumentError(f"score must be a callable score(state, player) or None, got {score!r}")
+        if guide is not None and not isinstance(guide, OddsAgent):
+            raise InvalidArgumentError(f"guide must be an OddsAgent or a subclass of it, got {guide!r}")
         self.budget = budget
         self.candidates = candidates
         self.horizon = horizon
@@ -137,7 +146,7 @@ class SearchAgent:
         self.phases = chosen
         self.score = _estimated_chance if score is None else score
         self.margin = float(margin)
-        self._guide = OddsAgent()
+        self._guide = OddsAgent() if guide is None else guide
         self._placed: tuple[int, int] | None = None  # (turn, player) whose placements were searched
 
     def __repr__(self) -> str:
@@ -146,6 +155,8 @@ class SearchAgent:
             extra += f", score={self.score!r}"
         if self.margin != 1.0:
             extra += f", margin={self.margin!r}"
+        if type(self._guide) is not OddsAgent:
+            extra += f", guide={self._guide!r}"
         return (
             f"SearchAgent(budget={self.budget!r}, candidates={self.candidates!r}, horizon={self.horizon!r}, "
             f"rollout_agent={self.rollout_agent!r}{extra})"

@@ -38,10 +38,12 @@ from riskmath.evaluate.outlook import (
     threats,
     win_probability,
 )
+from riskmath.evaluate.whatif import WhatIf
 
 __all__ = [
     "VALUE_WEIGHTS",
     "ContinentPlan",
+    "WhatIf",
     "calibration_table",
     "chain_success",
     "chain_win_probability",

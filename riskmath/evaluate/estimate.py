@@ -45,7 +45,8 @@ __all__ = [
     "win_chances_over",
 ]
 
-_SETUP = (
+#: The phases of the set-up, in which there is no position to estimate.
+SETUP_PHASES = (
     Phase.SETUP_ORDER,
     Phase.SETUP_DEAL,
     Phase.SETUP_PILE,
@@ -58,7 +59,7 @@ _SETUP = (
 
 def _check_state(state: object) -> GameState:
     state = check_state(state)
-    if state.phase in _SETUP or -1 in state.position.owner:
+    if state.phase in SETUP_PHASES or -1 in state.position.owner:
         raise InvalidArgumentError(f"state must be past the set-up, got {state!r}")
     return state
 
@@ -73,6 +74,11 @@ def _softmax(rows: Sequence[Sequence[float]], alive: Sequence[bool], weights: Se
     powers = [math.exp(s - top) if s > -math.inf else 0.0 for s in scores]
     total = sum(powers)
     return [x / total for x in powers]
+
+
+def victory_from_features(rows: Sequence[Sequence[float]], alive: Sequence[bool]) -> list[float]:
+    """The estimate from feature rows (``riskmath.evaluate._features``) with the shipped weights: for WhatIf."""
+    return _softmax(rows, alive, COEFFICIENTS)
 
 
 def victory_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
@@ -225,7 +231,7 @@ def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
             game = state.game
         elif state.game is not game and state.game.to_dict() != game.to_dict():
             raise InvalidArgumentError(f"states must come from one game, got {state.game!r} after {game!r}")
-        if state.phase in _SETUP or -1 in state.position.owner:
+        if state.phase in SETUP_PHASES or -1 in state.position.owner:
             continue
         if state.turn < last_turn:
             raise InvalidArgumentError(f"states must be in turn order, got turn {state.turn} after turn {last_turn}")

@@ -1,0 +1,389 @@
+"""An agent that weighs its moves by the estimated chance of victory of the position they leave: :class:`PlannerAgent`.
+
+The odds agent (:class:`~riskmath.agents.OddsAgent`) decides by thresholds
+on battle odds: attack when the chance of winning is at least 0.75, plan a
+continent when taking it is at least 35 % likely.  The planner keeps its
+candidate moves but chooses among them by what each is worth: the
+expectation, over the exact battle outcomes, of the calibrated victory
+estimate (:func:`~riskmath.evaluate.estimate_victory_probabilities`) of the
+position the move leaves, read as at the start of the next player's turn
+(:class:`~riskmath.evaluate.WhatIf`).  So a move that wins a battle but
+leaves a thin border, or takes a territory whose loss the rival will punish,
+scores below one that waits.
+
+- **Reinforce.** Trades as the odds agent does.  The candidates are the odds
+  agent's plan for the turn (a continent, or its best single attack), the
+  whole pool on the source of each of the ``placement_candidates`` likeliest
+  attacks (each followed by that attack), and the whole pool on each of the
+  three territories whose strongest rival neighbor outnumbers them most
+  (followed by no attack).  A continent plan is worth its chance of
+  success times the value of the continent taken (the survivors of each
+  route reckoned at 0.9 armies lost per defender) plus the chance of failure
+  times the value of the route's source left with one army; a single attack
+  as below.  The best candidate is placed.
+- **Attack.** The candidates are ending the attacks and the
+  ``attack_candidates`` blitzes with the best odds (with the next step of a
+  planned route among them).  A blitz is worth ``p * value(won) + (1 - p) *
+  value(lost)``: won, the expected survivors move in (all of them when the
+  source has no other rival neighbor, else half); lost, the source keeps
+  one army and the defender its expected survivors.  A first capture of the
+  turn also earns a card, and taking a player's last territory its cards.
+  The blitz worth most is made if it is worth more than stopping.
+- **Occupy.** The least, the most, the middle and the odds agent's number of
+  armies are weighed; the best moves in.
+- **Fortify.** Every move of all but one army, or of half, from the six
+  biggest stacks to any territory the rules let them reach is weighed
+  against not moving.
+- **Set-up and defence** are the odds agent's.
+
+A few hundred estimates per turn (each a few tens of microseconds) keep it
+near the odds agent's speed; ``budget`` buys a stronger, slower setting: a
+Monte Carlo check (:class:`~riskmath.agents.SearchAgent`, common random
+numbers, planner rollouts) of its reinforcement, attack and fortification
+choices.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from riskmath.agents.odds import OddsAgent
+from riskmath.agents.search import SearchAgent
+from riskmath.errors import InvalidArgumentError
+from riskmath.evaluate.outlook import chain_win_probability, win_probability
+from riskmath.evaluate.whatif import WhatIf
+from riskmath.game.actions import EndPhase, Fortify
+from riskmath.game.checked import Checked, to_engine
+from riskmath.game.position import fortification_reach, occupation_range, own_territories
+from riskmath.game.state import GameState
+from riskmath.odds.battles import battle
+
+__all__ = ["PlannerAgent"]
+
+#: Armies a route's stack is reckoned to lose per defending army when a continent plan succeeds.
+LOSS_PER_DEFENDER = 0.9
+
+#: Territories whose strongest rival neighbor outnumbers them most, weighed as places for the whole pool.
+DEFENSIVE_CANDIDATES = 3
+
+#: Blitzes less likely than this to win are not weighed (the stack is all but lost).
+LEAST_ODDS = 0.1
+
+#: Biggest stacks whose moves are weighed in the fortification.
+FORTIFY_SOURCES = 6
+
+
+class PlannerAgent(OddsAgent):
+    """Chooses each move by the victory estimate of the position it leaves; see the module docstring.
+
+    Parameters
+    ----------
+    attack_candidates : int, default 4
+        Blitzes weighed at each attack decision (those with the best odds).
+    placement_candidates : int, default 5
+        Attacks weighed as the target of the turn's reinforcements.
+    budget : int, default 0
+        Rollouts per searched decision for a stronger, slower setting (0:
+        none).  With a budget the agent's reinforcement, attack and
+        fortification choices are checked by a
+        :class:`~riskmath.agents.SearchAgent` with this budget, guided and
+        rolled out by the planner itself.
+
+    Other keywords are the odds agent's thresholds, used where it decides
+    (the set-up, and the continent plans among the candidates).
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> from riskmath.agents import OddsAgent
+    >>> record = rm.play(rm.Game(2, max_turns=60), [PlannerAgent(), OddsAgent()], seed=3)
+    >>> record.winner, record.final.turn
+    (0, 11)
+    """
+
+    name = "planner"
+    #: Legal by construction where it decides unchecked (the blitzes and occupations, as the odds agent's);
+    #: its placements and fortifications are checked with ``is_legal`` (tests/test_planner.py).
+    trusted = True
+
+    def __init__(
+        self,
+        attack_candidates: int = 4,
+        placement_candidates: int = 5,
+        budget: int = 0,
+        **thresholds: float,
+    ) -> None:
+        super().__init__(**thresholds)
+        for label, value, least in (
+            ("attack_candidates", attack_candidates, 1),
+            ("placement_candidates", placement_candidates, 0),
+            ("budget", budget, 0),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise InvalidArgumentError(f"{label} must be an integer >= {least}, got {value!r}")
+        self.attack_candidates = attack_candidates
+        self.placement_candidates = placement_candidates
+        self.budget = budget
+        self._search: SearchAgent | None = None
+        if budget:
+            guide = PlannerAgent(attack_candidates, placement_candidates, 0, **thresholds)
+            rollout = PlannerAgent(attack_candidates, placement_candidates, 0, **thresholds)
+            self._search = SearchAgent(budget=budget, rollout_agent=rollout, guide=guide)
+
+    def __repr__(self) -> str:
+        return (
+            f"PlannerAgent(attack_candidates={self.attack_candidates!r}, "
+            f"placement_candidates={self.placement_candidates!r}, budget={self.budget!r})"
+        )
+
+    def act(self, state: GameState, rng: random.Random) -> Any:
+        if self._search is not None:
+            return self._search.act(state, rng)
+        return super().act(state, rng)
+
+    def _decide(self, state: GameState, rng: random.Random) -> Checked:
+        if self._search is not None:
+            return to_engine(state.game, self._search.act(state, rng))
+        return super()._decide(state, rng)
+
+    # -- what a position is worth ----------------------------------------------------------
+    @staticmethod
+    def _cards(state: GameState, me: int, earned: bool) -> list[int]:
+        """The hand sizes at the end of the turn: one more for ``me`` if it earns a card."""
+        cards = [len(hand) for hand in state.position.hands]
+        if earned and state.game.rules.cards != "none":
+            cards[me] += 1
+        return cards
+
+    def _blitz_value(
+        self,
+        whatif: WhatIf,
+        state: GameState,
+        placed: dict[int, tuple[int, int]],
+        cards: list[int],
+        cards_won: list[int],
+        source: int,
+        target: int,
+    ) -> float:
+        """The expected estimate after blitzing from ``source`` into ``target`` to the end.
+
+        ``placed`` holds the territories changed before the blitz (the turn's reinforcements), as
+        :meth:`WhatIf.chance`'s ``changes``.
+        """
+        game, me = state.game, whatif.player
+        owners, armies = state.position.owner, state.position.armies
+        stack = placed[source][1] if source in placed else armies[source]
+        p, left_if_won, defenders_if_lost = _outcome(stack - 1, armies[target], game.rules.combat)
+        value = 0.0
+        if p > 0.0:
+            victim = owners[target]
+            alive: list[bool] | None = None
+            hands = cards_won
+            if 0 <= victim < game.players and owners.count(victim) == 1:  # its last territory: out, its cards mine
+                alive = list(state.position.alive)
+                alive[victim] = False
+                hands = cards_won[:]
+                hands[me] += hands[victim]
+                hands[victim] = 0
+            survivors = max(1, round(left_if_won))
+            rivals = any(owners[u] != me for u in game.neighbors[source] if u != target)
+            keep = max(1, (survivors + 1) // 2) if rivals else 1
+            won = {**placed, source: (me, keep), target: (me, survivors + 1 - keep)}
+            value += p * whatif.chance(changes=won, alive=alive, cards=hands)
+        if p < 1.0:
+            lost = {**placed, source: (me, 1), target: (owners[target], max(1, round(defenders_if_lost)))}
+            value += (1.0 - p) * whatif.chance(changes=lost, cards=cards)
+        return value
+
+    # -- reinforcement ----------------------------------------------------------------------
+    def _plan_turn(self, state: GameState, me: int) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
+        todo, routes = super()._plan_turn(state, me)
+        game, pos = state.game, state.position
+        combat = game.rules.combat
+        owners, armies = list(pos.owner), list(pos.armies)
+        pool = state.pool
+        whatif = WhatIf(state, me)
+        cards, cards_won = self._cards(state, me, pos.captured), self._cards(state, me, True)
+        placed = armies[:]
+        for t, k in todo:
+            placed[t] += k
+        changes = {t: (me, placed[t]) for t, _ in todo}
+        if len(routes) > 1 or (routes and len(routes[0]) > 2):  # a continent plan
+            score = self._plan_value(whatif, state, routes, placed, cards, cards_won)
+        elif routes:
+            source, target = routes[0]
+            score = max(
+                whatif.chance(changes=changes, cards=cards),
+                self._blitz_value(whatif, state, changes, cards, cards_won, source, target),
+            )
+        else:
+            score = whatif.chance(changes=changes, cards=cards)
+        best: tuple[float, int, int | None] | None = None
+        attacks: list[tuple[float, int, int]] = []
+        exposed: list[tuple[int, int]] = []
+        neighbors = game.neighbors
+        for t, owner in enumerate(owners):
+            if owner != me:
+                continue
+            rivals = [u for u in neighbors[t] if owners[u] != me]
+            if not rivals:
+                continue
+            for u in rivals:
+                attacks.append((win_probability(armies[t] - 1 + pool, armies[u], combat), t, u))
+            exposed.append((max(armies[u] for u in rivals) - armies[t], t))
+        attacks.sort(key=lambda x: (-x[0], x[1], x[2]))
+        exposed.sort(key=lambda x: (-x[0], x[1]))
+        for _, t, u in attacks[: self.placement_candidates]:
+            value = self._blitz_value(whatif, state, {t: (me, armies[t] + pool)}, cards, cards_won, t, u)
+            if value > score and (best is None or value > best[0]):
+                best = (value, t, u)
+        for _, t in exposed[:DEFENSIVE_CANDIDATES]:
+            value = whatif.chance(changes={t: (me, armies[t] + pool)}, cards=cards)
+            if value > score and (best is None or value > best[0]):
+                best = (value, t, None)
+        if best is None:
+            return todo, routes
+        chosen, aim = best[1], best[2]
+        return [(chosen, pool)], ([(chosen, aim)] if aim is not None else [])
+
+    def _plan_value(
+        self,
+        whatif: WhatIf,
+        state: GameState,
+        routes: list[tuple[int, ...]],
+        placed: list[int],
+        cards: list[int],
+        cards_won: list[int],
+    ) -> float:
+        """A continent plan's worth: taken with its chance, else its sources left with one army each."""
+        me = whatif.player
+        owners, armies = state.position.owner, state.position.armies
+        combat = state.game.rules.combat
+        chance = 1.0
+        taken, after, failed = list(owners), placed[:], placed[:]
+        for route in routes:
+            rest = tuple(armies[t] for t in route[1:] if owners[t] != me)
+            able = placed[route[0]] - 1
+            if rest:
+                chance *= chain_win_probability(able, rest, combat) if able > 0 else 0.0
+            stack = float(able)
+            for t in route[1:]:
+                if owners[t] != me:
+                    stack -= LOSS_PER_DEFENDER * armies[t]
+                taken[t] = me
+                after[t] = 1
+                stack -= 1.0
+            after[route[0]] = 1
+            after[route[-1]] = max(1, round(stack) + 1)
+            failed[route[0]] = 1
+        return chance * whatif.chance(taken, after, cards=cards_won) + (1.0 - chance) * whatif.chance(
+            owners, failed, cards=cards
+        )
+
+    # -- attacks ------------------------------------------------------------------------------
+    def _attack_checked(self, state: GameState) -> Checked:
+        guided = super()._attack_checked(state)  # (also keeps the turn's plan current)
+        me = state.current_player
+        game, pos = state.game, state.position
+        combat = game.rules.combat
+        owners, armies = list(pos.owner), list(pos.armies)
+        whatif = WhatIf(state, me)
+        cards, cards_won = self._cards(state, me, pos.captured), self._cards(state, me, True)
+        candidates: list[tuple[float, int, int]] = []
+        for t, owner in enumerate(owners):
+            if owner != me or armies[t] < 2:
+                continue
+            for u in game.neighbors[t]:
+                if owners[u] != me:
+                    p = win_probability(armies[t] - 1, armies[u], combat)
+                    if p >= LEAST_ODDS:
+                        candidates.append((p, t, u))
+        candidates.sort(key=lambda x: (-x[0], x[1], x[2]))
+        pairs = [(t, u) for _, t, u in candidates[: self.attack_candidates]]
+        if guided[0] == "blitz" and (guided[1], guided[2]) not in pairs:
+            pairs.append((guided[1], guided[2]))
+        best = whatif.chance(cards=cards)
+        chosen: tuple[int, int] | None = None
+        for t, u in pairs:
+            value = self._blitz_value(whatif, state, {}, cards, cards_won, t, u)
+            if value > best:
+                best, chosen = value, (t, u)
+        if chosen is None:
+            return ("end",)
+        return ("blitz", chosen[0], chosen[1], 0)
+
+    # -- occupation ---------------------------------------------------------------------------
+    def _occupy_checked(self, state: GameState) -> Checked | None:
+        guided = super()._occupy_checked(state)
+        pos = state.position
+        if guided is None or pos.occupy is None:
+            return guided
+        source, target, _ = pos.occupy
+        least, most = occupation_range(state.game, pos)
+        me = state.current_player
+        # Where only one side borders a rival (a player in the game: neutrals never attack), moving everything
+        # there is what the estimate prefers (the other side cannot fall, nothing else changes): no need to ask.
+        owners, alive, neighbors, players = pos.owner, pos.alive, state.game.neighbors, state.game.players
+        if least == most or not any(
+            o != me and 0 <= o < players and alive[o] for o in map(owners.__getitem__, neighbors[source])
+        ):
+            return ("occupy", most)
+        if not any(o != me and 0 <= o < players and alive[o] for o in map(owners.__getitem__, neighbors[target])):
+            return ("occupy", least)
+        whatif = WhatIf(state, me)
+        cards = self._cards(state, me, True)
+        armies = pos.armies
+        best: tuple[float, int] | None = None
+        odds_choice: int = guided[1]  # type: ignore[misc,assignment]  # ("occupy", armies)
+        for moved in sorted({least, most, (least + most) // 2, odds_choice}):
+            changes = {source: (me, armies[source] - moved), target: (me, armies[target] + moved)}
+            value = whatif.chance(changes=changes, cards=cards)
+            if best is None or value > best[0]:
+                best = (value, moved)
+        assert best is not None
+        return ("occupy", best[1])
+
+    # -- fortification --------------------------------------------------------------------------
+    def _fortify(self, state: GameState) -> Any:
+        me = state.current_player
+        game, pos = state.game, state.position
+        owners, armies = list(pos.owner), list(pos.armies)
+        whatif = WhatIf(state, me)
+        cards = self._cards(state, me, pos.captured)
+        mine = own_territories(pos)
+        best = whatif.chance(cards=cards)
+        chosen: Fortify | None = None
+        regions: dict[int, list[int]] = {}
+        names = game.board.territories
+        sources = sorted((t for t in mine if armies[t] >= 2), key=lambda t: (-armies[t], t))[:FORTIFY_SOURCES]
+        for source in sources:
+            for target in fortification_reach(game, pos, source, mine, regions):
+                if target == source or target not in mine or not any(owners[u] != me for u in game.neighbors[target]):
+                    continue  # (armies moved inside change no feature of the estimate but the chance they fall)
+                for moved in sorted({armies[source] - 1, armies[source] // 2}):
+                    changes = {source: (me, armies[source] - moved), target: (me, armies[target] + moved)}
+                    value = whatif.chance(changes=changes, cards=cards)
+                    if value > best:
+                        best, chosen = value, Fortify(names[source], names[target], moved)
+        return EndPhase() if chosen is None else chosen
+
+
+def _outcome(attackers: int, defenders: int, combat: Any) -> tuple[float, float, float]:
+    """(win probability, expected attackers left if won, expected defenders left if lost) of a blitz, remembered."""
+    key = (attackers, defenders, combat)
+    found = _OUTCOMES.get(key)
+    if found is None:
+        result = battle(attackers, defenders, rules=combat)
+        p = float(result.win_probability)
+        if_won = float(result.expected_attackers_left_if_won) if p > 0.0 else 0.0
+        if_lost = float(result.expected_defenders_left) / (1.0 - p) if p < 1.0 else 1.0
+        if len(_OUTCOMES) >= _OUTCOMES_KEPT:
+            _OUTCOMES.clear()
+        found = _OUTCOMES[key] = (p, if_won, if_lost)
+    return found
+
+
+#: Blitz outcomes remembered by :func:`_outcome` (all forgotten when full).
+_OUTCOMES_KEPT = 65536
+_OUTCOMES: dict[tuple[int, int, Any], tuple[float, float, float]] = {}
