@@ -36,10 +36,11 @@ scores below one that waits.
   against not moving.
 - **Set-up and defence** are the odds agent's.
 
-A few hundred estimates per turn (each a few tens of microseconds) keep it
-near the odds agent's speed; ``budget`` buys a stronger, slower setting: a
-Monte Carlo check (:class:`~riskmath.agents.SearchAgent`, common random
-numbers, planner rollouts) of its reinforcement, attack and fortification
+About sixty estimates per player-turn (each a few tens of microseconds)
+keep it within a small factor of the odds agent's speed; ``budget`` buys a
+stronger, slower setting: a Monte Carlo check
+(:class:`~riskmath.agents.SearchAgent`, common random numbers, rollouts
+played by odds agents) of its reinforcement, attack and fortification
 choices.
 """
 
@@ -87,8 +88,13 @@ class PlannerAgent(OddsAgent):
         Rollouts per searched decision for a stronger, slower setting (0:
         none).  With a budget the agent's reinforcement, attack and
         fortification choices are checked by a
-        :class:`~riskmath.agents.SearchAgent` with this budget, guided and
-        rolled out by the planner itself.
+        :class:`~riskmath.agents.SearchAgent` with this budget, guided by
+        the planner (a candidate replaces the planner's move only when its
+        rollouts beat it by a standard error) and rolled out by odds agents,
+        as fast as the search agent's.  Give at least twice as many
+        rollouts as candidates (32, the search agent's default, is about
+        eight a candidate): with one rollout a candidate, chance alone
+        decides.
 
     Other keywords are the odds agent's thresholds, used where it decides
     (the set-up, and the continent plans among the candidates).
@@ -128,8 +134,7 @@ class PlannerAgent(OddsAgent):
         self._search: SearchAgent | None = None
         if budget:
             guide = PlannerAgent(attack_candidates, placement_candidates, 0, **thresholds)
-            rollout = PlannerAgent(attack_candidates, placement_candidates, 0, **thresholds)
-            self._search = SearchAgent(budget=budget, rollout_agent=rollout, guide=guide)
+            self._search = SearchAgent(budget=budget, guide=guide)
 
     def __repr__(self) -> str:
         return (
