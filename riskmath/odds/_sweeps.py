@@ -33,10 +33,13 @@ converting to :class:`~fractions.Fraction` at the end.
 
 from __future__ import annotations
 
+import itertools
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -50,19 +53,20 @@ FloatArray = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class Kernel:
-    """Per-roll transition data of a :class:`CombatRules`, in three number types.
+    """Per-roll transition data of a :class:`CombatRules`, in four number types.
 
-    ``prob[c][e][i]`` is the probability that ``c`` attacking dice against
+    ``floats[c][e][i]`` is the probability that ``c`` attacking dice against
     ``e`` defending dice cost the attacker ``i`` armies (and the defender
-    ``min(c, e) - i``); ``exact`` holds the same as Fractions and ``weight``
-    as the integers ``p * K**min(c, e)``.
+    ``min(c, e) - i``), as Python floats; ``prob`` holds the same as NumPy
+    arrays, ``exact`` as Fractions and ``weight`` as the integers
+    ``p * K**min(c, e)``.  Only ``floats`` is built up front: the others are
+    made on first use, so that the first float battle of a process builds
+    no Fraction and no array.
     """
 
     rules: CombatRules
     scale: int
-    prob: dict[int, dict[int, FloatArray]]
-    exact: dict[int, dict[int, tuple[Fraction, ...]]]
-    weight: dict[int, dict[int, tuple[int, ...]]]
+    floats: dict[int, dict[int, tuple[float, ...]]]
 
     @property
     def max_a(self) -> int:
@@ -72,8 +76,72 @@ class Kernel:
     def max_d(self) -> int:
         return self.rules.defender_max_dice
 
+    @cached_property
+    def prob(self) -> dict[int, dict[int, FloatArray]]:
+        return {c: {e: np.array(p) for e, p in row.items()} for c, row in self.floats.items()}
+
+    @cached_property
+    def exact(self) -> dict[int, dict[int, tuple[Fraction, ...]]]:
+        return {c: {e: _by_loss(self.rules, c, e) for e in row} for c, row in self.floats.items()}
+
+    @cached_property
+    def weight(self) -> dict[int, dict[int, tuple[int, ...]]]:
+        weight: dict[int, dict[int, tuple[int, ...]]] = {}
+        for c, row in self.exact.items():
+            weight[c] = {}
+            for e, by_loss in row.items():
+                scaled = [p * self.scale ** min(c, e) for p in by_loss]
+                assert all(w.denominator == 1 for w in scaled)  # holds by the choice of scale
+                weight[c][e] = tuple(int(w) for w in scaled)
+        return weight
+
 
 _KERNELS: dict[CombatRules, Kernel] = {}
+_LAST: list[Kernel | None] = [None]  # the kernel asked for last
+
+#: :func:`~riskmath.odds.dice.count_pair_wins` of six-sided dice with ties to the defender, for up to three dice a
+#: side (the classic rules and the three-defender-dice variant): ``counts[(c, e)][w]`` throws of ``c`` against
+#: ``e`` dice in which the attacker wins ``w`` pairs.  Written out so that the first battle of a process builds no
+#: roll table (counting them takes a few milliseconds); ``tests/test_battle.py`` checks them against the counts.
+CLASSIC_COUNTS: dict[tuple[int, int], tuple[int, ...]] = {
+    (1, 1): (21, 15),
+    (1, 2): (161, 55),
+    (1, 3): (1071, 225),
+    (2, 1): (91, 125),
+    (2, 2): (581, 420, 295),
+    (2, 3): (4816, 1981, 979),
+    (3, 1): (441, 855),
+    (3, 2): (2275, 2611, 2890),
+    (3, 3): (17871, 12348, 10017, 6420),
+}
+
+
+def _by_loss(rules: CombatRules, c: int, e: int) -> tuple[Fraction, ...]:
+    """The roll of ``c`` against ``e`` dice, by the attacker's losses ``0 .. min(c, e)``, as Fractions."""
+    if _classic(rules, c, e):
+        counts = CLASSIC_COUNTS[c, e]
+        total = 6 ** (c + e)
+        return tuple(Fraction(n, total) for n in reversed(counts))  # w pairs won: m - w armies lost
+    odds = rules.roll_odds(c, e)
+    pairs = min(c, e)
+    return tuple(odds[(i, pairs - i)] for i in range(pairs + 1))
+
+
+def _classic(rules: CombatRules, c: int, e: int) -> bool:
+    """Whether :data:`CLASSIC_COUNTS` holds the roll of ``c`` against ``e`` dice under ``rules``."""
+    return rules.attacker_sides == rules.defender_sides == 6 and rules.ties == "defender" and (c, e) in CLASSIC_COUNTS
+
+
+def _float_by_loss(rules: CombatRules, c: int, e: int) -> tuple[float, ...]:
+    """:func:`_by_loss` as floats; from the written-out counts without a Fraction where they hold it.
+
+    ``n / total`` of two ints is the float nearest to the ratio, as is
+    ``float(Fraction(n, total))``: the same bits.
+    """
+    if _classic(rules, c, e):
+        total = 6 ** (c + e)
+        return tuple(n / total for n in reversed(CLASSIC_COUNTS[c, e]))
+    return tuple(float(p) for p in _by_loss(rules, c, e))
 
 
 def check_kernel_cost(rules: CombatRules) -> None:
@@ -94,27 +162,20 @@ def check_kernel_cost(rules: CombatRules) -> None:
 
 def kernel(rules: CombatRules) -> Kernel:
     """The (cached) :class:`Kernel` of ``rules``."""
+    last = _LAST[0]
+    if last is not None and rules is last.rules:  # the same object as last time: no hash of the rules
+        return last
     cached = _KERNELS.get(rules)
     if cached is not None:
+        _LAST[0] = cached
         return cached
     check_kernel_cost(rules)
     scale = rules.attacker_sides**rules.attacker_max_dice * rules.defender_sides**rules.defender_max_dice
-    prob: dict[int, dict[int, FloatArray]] = {}
-    exact: dict[int, dict[int, tuple[Fraction, ...]]] = {}
-    weight: dict[int, dict[int, tuple[int, ...]]] = {}
+    floats: dict[int, dict[int, tuple[float, ...]]] = {}
     for c in range(1, rules.attacker_max_dice + 1):
-        prob[c], exact[c], weight[c] = {}, {}, {}
-        for e in range(1, rules.defender_max_dice + 1):
-            odds = rules.roll_odds(c, e)
-            pairs = min(c, e)
-            by_loss = tuple(odds[(i, pairs - i)] for i in range(pairs + 1))
-            exact[c][e] = by_loss
-            prob[c][e] = np.array([float(p) for p in by_loss])
-            scaled = [p * scale**pairs for p in by_loss]
-            assert all(w.denominator == 1 for w in scaled)  # holds by the choice of scale
-            weight[c][e] = tuple(int(w) for w in scaled)
-    result = Kernel(rules, scale, prob, exact, weight)
-    _KERNELS[rules] = result
+        floats[c] = {e: _float_by_loss(rules, c, e) for e in range(1, rules.defender_max_dice + 1)}
+    result = Kernel(rules, scale, floats)
+    _KERNELS[rules] = _LAST[0] = result
     return result
 
 
@@ -260,31 +321,41 @@ def _feedback(pairs: int, q: float) -> FloatArray:
     return coefficients
 
 
-# Recurrences of at most this many numbers are solved in plain Python: faster
-# than an lfilter call below about 32 (measured), and small battles such as
-# ``riskmath odds 10 10`` then never import scipy.signal (over a second).
+# Recurrences of at most this many numbers are solved in plain Python: faster than an lfilter call below about 32
+# (measured).  Longer ones go to lfilter once scipy.signal is loaded; until then, up to ``_NO_SCIPY`` numbers are
+# solved in Python too (about 0.1 us a number), so that no battle of up to thousands of armies a side imports
+# scipy.signal (about 0.75 s, which the first such battle of a process paid before).
 _SHORT = 32
+_NO_SCIPY = 1 << 16
+
+
+def signal_loaded() -> bool:
+    """Whether scipy.signal is loaded already (its lfilter then costs no import)."""
+    return "scipy.signal" in sys.modules
 
 
 def lfilter(b: list[float], a: FloatArray, x: FloatArray, axis: int = -1) -> FloatArray:
     """``scipy.signal.lfilter(b, a, x, axis)`` for ``b = [1.0]`` and ``a = _feedback(pairs, q)``, bit for bit.
 
     ``y[n] = x[n] + q * y[n - pairs]`` along ``axis`` (the last axis of a
-    vector, the first of a matrix).  Short inputs take the same product and
-    sum per number in Python floats as lfilter's loop in C; longer ones go to
-    scipy, imported on first use.
+    vector, the first of a matrix).  Short inputs, and inputs of up to
+    ``_NO_SCIPY`` numbers while scipy.signal is not loaded, take the same
+    product and sum per number in Python floats as lfilter's loop in C; longer
+    ones go to scipy, imported on first use.
     """
     pairs = len(a) - 1
-    if x.size <= _SHORT and (x.ndim == 1 or axis == 0):
+    if (x.size <= _SHORT or (x.size <= _NO_SCIPY and not signal_loaded())) and (x.ndim == 1 or axis == 0):
         q = float(-a[pairs])
-        y = x.tolist()
         if x.ndim == 1:
+            y = x.tolist()
             for n in range(pairs, len(y)):
                 y[n] += q * y[n - pairs]
-        else:
-            for n in range(pairs, len(y)):
-                y[n] = [v + q * w for v, w in zip(y[n], y[n - pairs], strict=True)]
-        return np.array(y, dtype=np.float64).reshape(x.shape)
+            return np.array(y, dtype=np.float64)
+        columns = x.T.tolist()  # each column is its own recurrence
+        for column in columns:
+            for n in range(pairs, len(column)):
+                column[n] += q * column[n - pairs]
+        return np.array(columns, dtype=np.float64).reshape(x.shape[::-1]).T.copy()
     from scipy.signal import lfilter as scipy_lfilter
 
     result: FloatArray = scipy_lfilter(b, a, x, axis=axis)
@@ -312,6 +383,107 @@ def forward_float(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
         mass[A, D] = 1.0
         return forward_columns(mass, stop_at, kern)
     return _forward_diagonals(A, D, stop_at, kern)
+
+
+#: Battles of at most this many states (``(A + 1) * (D + 1)``) are swept in Python floats by
+#: :func:`forward_small`: below it the fixed cost of the NumPy sweep's calls (a few microseconds each, per
+#: anti-diagonal) is more than the Python steps (measured on the project's machine; see bench/README.md).
+SMALL_STATES = 600
+
+PlainForward = tuple[list[float], list[list[float]], float]
+
+
+def forward_small(attackers: int, defenders: int, stop_at: int, kern: Kernel) -> PlainForward:
+    """:func:`forward_float` in Python floats and lists, for small battles (no NumPy call at all).
+
+    Returns ``(win, stop, expected_rolls)`` as :func:`forward_float` does, as
+    lists.  The same products of the same roll probabilities, summed in
+    another order: the results agree with :func:`forward_float` to a few
+    units in the last place, not bit for bit (a test compares them).
+
+    The same plan as the NumPy sweep: the bulk (both sides throwing their
+    maximum dice) one anti-diagonal at a time, each a convolution with the
+    roll written as a list comprehension; then the edges, held by columns
+    (one list per defender count), one column at a time from the most
+    defenders, each from the most attackers down, so that every state is
+    final before its mass moves on.
+    """
+    A, D, k = attackers, defenders, stop_at
+    floats, ma, md = kern.floats, kern.max_a, kern.max_d
+    lo = max(ma, k + 1)  # the first row throwing the maximum dice
+    columns = [[0.0] * (A + 1) for _ in range(D + 1)]
+    columns[D][A] = 1.0
+    rolls = 0.0
+    if lo <= A and md <= D:
+        rolls = _small_bulk(A, D, lo, md, floats[ma][md], columns)
+    for d in range(D, 0, -1):
+        column = columns[d]
+        if d < md:  # the defender throws fewer dice: the whole column, the rows throwing the maximum first
+            p = floats[ma][d]
+            if p.__len__() == 2:  # one pair compared: unrolled
+                p0, p1 = p
+                lose_none = columns[d - 1]
+                for a in range(A, lo - 1, -1):
+                    m = column[a]
+                    if m:
+                        rolls += m
+                        lose_none[a] += p0 * m
+                        column[a - 1] += p1 * m
+            else:
+                for a in range(A, lo - 1, -1):
+                    m = column[a]
+                    if m:
+                        rolls += m
+                        for j, q in enumerate(p):  # the attacker loses j armies
+                            columns[d + 1 - len(p) + j][a - j] += q * m
+        e = md if d >= md else d
+        for a in range(min(lo - 1, A), k, -1):  # the rows throwing fewer dice (the bulk is done)
+            m = column[a]
+            if m:
+                rolls += m
+                p = floats[a][e]
+                for j, q in enumerate(p):
+                    columns[d + 1 - len(p) + j][a - j] += q * m
+    win = columns[0]
+    stop = [[columns[d][a] for d in range(D + 1)] for a in range(min(k, A) + 1)]
+    return win, stop, rolls
+
+
+def _small_bulk(A: int, D: int, lo: int, md: int, p: tuple[float, ...], columns: list[list[float]]) -> float:
+    """The bulk of :func:`forward_small`: mass leaving it is written to ``columns``; returns its rolls."""
+    pairs = len(p) - 1
+    step = p[::-1]  # step[i]: the attacker loses pairs - i armies
+    current, base = [1.0], A  # anti-diagonal s holds rows base .. base + len - 1
+    columns[D][A] = 0.0  # bulk mass lives in ``current`` only
+    rolls = 0.0
+    for s in range(A + D, lo + md - pairs - 1, -pairs):
+        a0, a1 = max(lo, s - D), min(A, s - md)
+        top = base + len(current) - 1
+        if a0 > a1:  # nothing left in the bulk: the whole diagonal leaves
+            a0, a1 = top + 1, top
+        for a in range(base, min(a0, top + 1)):
+            columns[s - a][a] = current[a - base]
+        for a in range(max(a1 + 1, base), top + 1):
+            columns[s - a][a] = current[a - base]
+        if a0 > a1:
+            break
+        window = current[a0 - base : a1 + 1 - base]
+        rolls += sum(window)
+        if pairs == 2:
+            s0, s1, s2 = step
+            padded = [0.0, 0.0, *window, 0.0, 0.0]
+            current = [s0 * z + s1 * y + s2 * x for x, y, z in zip(padded, padded[1:], padded[2:], strict=False)]
+        elif pairs == 1:
+            s0, s1 = step
+            padded = [0.0, *window, 0.0]
+            current = [s0 * y + s1 * x for x, y in itertools.pairwise(padded)]
+        else:
+            current = [
+                sum(step[i] * window[j - i] for i in range(pairs + 1) if 0 <= j - i < len(window))
+                for j in range(len(window) + pairs)
+            ]
+        base = a0 - pairs
+    return rolls
 
 
 # One column sweep step (an lfilter call and a few slices) costs about as much
@@ -593,13 +765,23 @@ def backward_float(
         rows = np.arange(lo, A + 1)
         for d in range(md - pairs, md):
             skew[:, rows + d, rows] = values[lo:, d].T
-        flat = values.reshape((A + 1) * (D + 1), S)
-        for s in range(lo + md, A + D + 1):
-            a0, a1 = max(lo, s - D), min(A, s - md)
-            for x in range(S):
-                skew[x, s, a0 : a1 + 1] = np.convolve(skew[x, s - pairs, a0 - pairs : a1 + 1], p, "valid")
-                skew[x, s, a0 : a1 + 1] += step_cost[x]
-            flat[s + a0 * D : s + a1 * D + 1 : D] = skew[:, s, a0 : a1 + 1].T
+        # ``np.correlate`` with the roll reversed is the very call ``np.convolve`` makes after its checks
+        # (the same numbers, bit for bit), for a few microseconds less per diagonal; a cost of 0 is not added.
+        reverse, costs = p[::-1].copy(), step_cost.tolist()
+        correlate = np.correlate
+        for x in range(S):
+            diagonals, cost = skew[x], costs[x]
+            for s in range(lo + md, A + D + 1):
+                a0, a1 = max(lo, s - D), min(A, s - md)
+                out = correlate(diagonals[s - pairs, a0 - pairs : a1 + 1], reverse, "valid")
+                if cost:
+                    out += cost
+                diagonals[s, a0 : a1 + 1] = out
+            # Back from the diagonals, once: (a, d) is skew[x, a + d, a], a strided view of the skewed copy.
+            first = diagonals[lo + md :, lo:]
+            values[lo:, md:, x] = np.lib.stride_tricks.as_strided(
+                first, shape=(A + 1 - lo, D + 1 - md), strides=(first.strides[0] + first.strides[1], first.strides[0])
+            )
     return values
 
 
