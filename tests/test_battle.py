@@ -245,11 +245,14 @@ class TestFirstAndSmallBattles:
         np.testing.assert_allclose(stop, stop_np, rtol=0, atol=4e-16)
         assert rolls == pytest.approx(rolls_np, rel=1e-14)
 
-    @pytest.mark.parametrize(("attackers", "defenders", "stop_at"), [(3, 3, 0), (10, 10, 0), (24, 23, 2), (1, 40, 0)])
+    @pytest.mark.parametrize(
+        ("attackers", "defenders", "stop_at"),
+        [(3, 3, 0), (10, 10, 0), (24, 23, 2), (1, 40, 0), (40, 40, 0), (12, 120, 3)],
+    )
     def test_small_battles_are_within_1e_12_of_the_exact(self, attackers, defenders, stop_at):
-        from riskmath.odds._sweeps import SMALL_STATES
+        from riskmath.odds._sweeps import prefer_small
 
-        assert (attackers + 1) * (defenders + 1) <= SMALL_STATES  # the Python sweep's battles
+        assert prefer_small(attackers, defenders)  # the Python sweep's battles
         clear_battle_cache()
         fast = rm.battle(attackers, defenders, stop_at=stop_at)
         exact = rm.battle(attackers, defenders, stop_at=stop_at, exact=True)

@@ -389,9 +389,20 @@ def forward_float(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
 
 
 #: Battles of at most this many states (``(A + 1) * (D + 1)``) are swept in Python floats by
-#: :func:`forward_small`: below it the fixed cost of the NumPy sweep's calls (a few microseconds each, per
-#: anti-diagonal) is more than the Python steps (measured on the project's machine; see bench/README.md).
-SMALL_STATES = 600
+#: :func:`forward_small` (see :func:`prefer_small`): there the fixed cost of the NumPy sweep's calls (a few
+#: microseconds each, one per anti-diagonal) is more than the Python steps (measured: about even at 40 v 40).
+SMALL_STATES = 1700
+
+
+def prefer_small(attackers: int, defenders: int) -> bool:
+    """Whether a float battle is swept faster by :func:`forward_small` than by :func:`forward_float`.
+
+    Small battles, unless :func:`forward_float` would sweep them by columns (a
+    tall thin battle, a few NumPy calls in all) and they are not tiny.
+    """
+    states = (attackers + 1) * (defenders + 1)
+    return states <= 200 or (states <= SMALL_STATES and _COLUMN_COST * defenders >= attackers + defenders)
+
 
 PlainForward = tuple[list[float], list[list[float]], float]
 
@@ -413,6 +424,8 @@ def forward_small(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
     """
     A, D, k = attackers, defenders, stop_at
     floats, ma, md = kern.floats, kern.max_a, kern.max_d
+    if (A + 1) * (D + 1) <= _TINY:
+        return _forward_tiny(A, D, k, kern)
     lo = max(ma, k + 1)  # the first row throwing the maximum dice
     columns = [[0.0] * (A + 1) for _ in range(D + 1)]
     columns[D][A] = 1.0
@@ -450,6 +463,30 @@ def forward_small(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
     win = columns[0]
     stop = [[columns[d][a] for d in range(D + 1)] for a in range(min(k, A) + 1)]
     return win, stop, rolls
+
+
+#: Battles of at most this many states go through :func:`_forward_tiny`: fewer steps of Python than the plan of
+#: :func:`forward_small` for a battle of a few rolls (measured: about even at 10 v 10).
+_TINY = 150
+
+
+def _forward_tiny(A: int, D: int, k: int, kern: Kernel) -> PlainForward:
+    """:func:`forward_small` for a tiny battle: one plain pass over the grid, each state's mass moved on in turn."""
+    floats, ma, md = kern.floats, kern.max_a, kern.max_d
+    mass = [[0.0] * (D + 1) for _ in range(A + 1)]
+    mass[A][D] = 1.0
+    rolls = 0.0
+    for d in range(D, 0, -1):
+        e = d if d < md else md
+        for a in range(A, k, -1):  # from the most attackers down: every state is final before its mass moves
+            m = mass[a][d]
+            if m:
+                rolls += m
+                p = floats[a if a < ma else ma][e]
+                base = d + 1 - len(p)  # losing j attackers leaves the defender d - pairs + j
+                for j, q in enumerate(p):
+                    mass[a - j][base + j] += q * m
+    return [row[0] for row in mass], mass[: min(k, A) + 1], rolls
 
 
 def _small_bulk(A: int, D: int, lo: int, md: int, p: tuple[float, ...], columns: list[list[float]]) -> float:

@@ -28,7 +28,6 @@ from riskmath._validation import check_choice, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._battle_cache import CLASSIC, forget, held, lookup, remember
 from riskmath.odds._sweeps import (
-    SMALL_STATES,
     PlainForward,
     backward_cost,
     backward_exact,
@@ -38,6 +37,7 @@ from riskmath.odds._sweeps import (
     forward_float,
     forward_small,
     kernel,
+    prefer_small,
     unit_interval,
     unit_interval_array,
 )
@@ -400,7 +400,7 @@ class Battle:
         self._attackers, self._defenders, self._stop_at, self._exact = A, D, k, exact
         self._rules = CLASSIC if rules is None else resolve_rules(rules)
         states = (A + 1) * (D + 1)
-        if not exact and states <= SMALL_STATES:  # in Python floats: no NumPy call (its fixed costs dominate here)
+        if not exact and prefer_small(A, D):  # in Python floats: no NumPy call (its fixed costs dominate here)
             self._memory, self._seconds = _PYFLOAT_STATE * states, _PYFLOAT_SECONDS * states
             check_cost(lambda: f"battle(attackers={A}, defenders={D})", memory=self._memory, seconds=self._seconds)
             self._win, self._stop, self._rolls = _normalised(*forward_small(A, D, k, kernel(self._rules)))
@@ -641,11 +641,12 @@ def battle(
     Fraction(6610505, 10077696)
     """
     values = lookup(attackers, defenders, stop_at, exact, rules)
-    if values is not None:  # remembered: a Battle with the same attributes, without a call of __init__
-        remembered: Battle = object.__new__(Battle)
-        remembered.__dict__.update(values)
-        return remembered
-    return Battle(attackers, defenders, stop_at=stop_at, exact=exact, rules=rules)
+    result: Battle = object.__new__(Battle)  # without a call of __init__, which would look the cache up again
+    if values is not None:  # remembered: a Battle with the same attributes
+        result.__dict__.update(values)
+    else:
+        result._compute(attackers, defenders, stop_at, exact, rules)
+    return result
 
 
 # -- statistics over a grid of start states ---------------------------------
