@@ -213,7 +213,7 @@ class _Limits:
     __slots__ = ("max_memory", "max_seconds")
 
     def __init__(self) -> None:
-        self.max_memory: float | None = None  # None: default_max_memory(), worked out on first use
+        self.max_memory: float | None = None  # None: default_max_memory(), worked out on first use (at import)
         self.max_seconds: float = DEFAULT_MAX_SECONDS
 
     def memory(self) -> float:
@@ -225,6 +225,7 @@ class _Limits:
 #: The limits in force (layer-internal: :func:`check_cost` reads them; so does the battle cache, which
 #: serves a remembered result only within them).  Read its attributes; change them with :func:`set_limits`.
 LIMITS = _Limits()
+LIMITS.memory()  # the default budget, worked out now (about 40 us) rather than by the first battle of a process
 
 
 def get_limits() -> dict[str, float]:
