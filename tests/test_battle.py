@@ -246,6 +246,28 @@ class TestFirstAndSmallBattles:
         assert rolls == pytest.approx(rolls_np, rel=1e-14)
 
     @pytest.mark.parametrize(
+        ("attackers", "defenders", "stop_at", "rules"),
+        [
+            (200, 200, 0, None),
+            (250, 240, 5, None),
+            (3, 400, 0, None),
+            (150, 150, 0, rm.CombatRules.three_defender_dice()),
+            (120, 100, 2, rm.CombatRules(1, 1)),  # one pair a roll: more rolls than BulkPowers keeps
+        ],
+    )
+    def test_the_python_sweep_of_larger_battles_agrees(self, attackers, defenders, stop_at, rules):
+        # Up to SMALL_ARMIES armies the bulk is read from BulkPowers (or convolved per diagonal past its rolls).
+        from riskmath.odds._sweeps import forward_float, forward_small, kernel, prefer_small
+
+        assert prefer_small(attackers, defenders)
+        kern = kernel(rm.CombatRules() if rules is None else rules)
+        win, stop, rolls = forward_small(attackers, defenders, stop_at, kern)
+        win_np, stop_np, rolls_np = forward_float(attackers, defenders, stop_at, kern)
+        np.testing.assert_allclose(win, win_np, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(stop, stop_np, rtol=0, atol=1e-15)
+        assert rolls == pytest.approx(rolls_np, rel=1e-13)
+
+    @pytest.mark.parametrize(
         ("attackers", "defenders", "stop_at"),
         [(3, 3, 0), (10, 10, 0), (24, 23, 2), (1, 40, 0), (40, 40, 0), (12, 120, 3)],
     )

@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -95,6 +96,55 @@ class Kernel:
                 weight[c][e] = tuple(int(w) for w in scaled)
         return weight
 
+
+class BulkPowers:
+    """``rows[n][x]``: the chance that ``n`` rolls of the bulk (both sides throwing their maximum dice) cost the
+    attacker ``x`` armies, with no edge in the way: the ``n``-th convolution power of the roll; ``sums[n]`` its
+    running sums (``sums[n][x]`` is the chance of losing fewer than ``x``).
+
+    A property of the dice, not of a battle: a battle's bulk holds exactly these numbers on its anti-diagonals,
+    cut to the part still in the bulk (a path that ends in the bulk never left it: both counts only fall), so
+    :func:`forward_small` reads them instead of convolving each diagonal, and only works out the mass that
+    leaves the bulk, a few cells a roll.  Built whole, ``POWERS_STEPS`` rolls (one ``np.convolve`` a roll, about
+    3 ms), when first asked for, so that no battle grows it (a battle's memory stays within its estimate):
+    arrays of doubles, about 1 MB for the classic dice (built when riskmath is imported).
+    """
+
+    __slots__ = ("roll", "rows", "sums")
+
+    def __init__(self, roll: tuple[float, ...]) -> None:
+        self.roll = roll
+        self.rows: list[array[float]] = [array("d", [1.0])]
+        self.sums: list[array[float]] = [array("d", [0.0, 1.0])]
+
+    def upto(self, steps: int) -> None:
+        """Make sure ``rows`` and ``sums`` reach ``steps`` rolls."""
+        if len(self.rows) > steps:
+            return
+        roll = np.array(self.roll)
+        last = np.frombuffer(self.rows[-1], dtype=np.float64)
+        while len(self.rows) <= steps:
+            last = np.convolve(last, roll)
+            self.rows.append(array("d", last.tobytes()))
+            self.sums.append(array("d", np.concatenate(([0.0], np.cumsum(last))).tobytes()))
+
+
+#: The most bulk rolls :class:`BulkPowers` keeps (``pairs * POWERS_STEPS**2`` doubles at most) ...
+POWERS_STEPS = 256
+#: ... and for how many combat variants at once (the first ones asked for: a fuzzer's thousands of variants
+#: get none beyond these and convolve each diagonal instead).
+POWERS_VARIANTS = 8
+_POWERS: dict[CombatRules, BulkPowers] = {}
+
+
+def bulk_powers(kern: Kernel) -> BulkPowers | None:
+    """The :class:`BulkPowers` of ``kern``'s bulk roll, or None past ``POWERS_VARIANTS`` variants."""
+    found = _POWERS.get(kern.rules)
+    if found is None and len(_POWERS) < POWERS_VARIANTS:
+        found = BulkPowers(kern.floats[kern.max_a][kern.max_d])
+        found.upto(POWERS_STEPS)
+        _POWERS[kern.rules] = found
+    return found
 
 _KERNELS: dict[CombatRules, Kernel] = {}
 _LAST: list[Kernel | None] = [None]  # the kernel asked for last
@@ -388,20 +438,23 @@ def forward_float(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
     return _forward_diagonals(A, D, stop_at, kern)
 
 
-#: Battles of at most this many states (``(A + 1) * (D + 1)``) are swept in Python floats by
-#: :func:`forward_small` (see :func:`prefer_small`): there the fixed cost of the NumPy sweep's calls (a few
-#: microseconds each, one per anti-diagonal) is more than the Python steps (measured: about even at 40 v 40).
-SMALL_STATES = 1700
+#: Battles of at most this many armies in all are swept in Python floats by :func:`forward_small` (see
+#: :func:`prefer_small`): the bulk read from :class:`BulkPowers` (a few steps a roll), its edges one cell at a
+#: time, no NumPy call; the NumPy sweep pays a few microseconds a call, one call or more per anti-diagonal.
+SMALL_ARMIES = 500
 
 
 def prefer_small(attackers: int, defenders: int) -> bool:
     """Whether a float battle is swept faster by :func:`forward_small` than by :func:`forward_float`.
 
-    Small battles, unless :func:`forward_float` would sweep them by columns (a
-    tall thin battle, a few NumPy calls in all) and they are not tiny.
+    Battles of up to ``SMALL_ARMIES`` armies in all, unless :func:`forward_float`
+    would sweep them by columns (a tall thin battle, a few NumPy calls in all)
+    and they are not tiny (measured: the Python sweep about 1.6 times faster
+    at 200 v 200, 4 to 10 times at 10 v 10 to 30 v 30).
     """
-    states = (attackers + 1) * (defenders + 1)
-    return states <= 200 or (states <= SMALL_STATES and _COLUMN_COST * defenders >= attackers + defenders)
+    if (attackers + 1) * (defenders + 1) <= _TINY:
+        return True
+    return attackers + defenders <= SMALL_ARMIES and _COLUMN_COST * defenders >= attackers + defenders
 
 
 PlainForward = tuple[list[float], list[list[float]], float]
@@ -415,54 +468,71 @@ def forward_small(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
     another order: the results agree with :func:`forward_float` to a few
     units in the last place, not bit for bit (a test compares them).
 
-    The same plan as the NumPy sweep: the bulk (both sides throwing their
-    maximum dice) one anti-diagonal at a time, each a convolution with the
-    roll written as a list comprehension; then the edges, held by columns
-    (one list per defender count), one column at a time from the most
-    defenders, each from the most attackers down, so that every state is
-    final before its mass moves on.
+    The plan of the NumPy sweep, in ``O(A + D)`` memory: the bulk (both sides
+    throwing their maximum dice) from :class:`BulkPowers`, which leaves only
+    the mass that leaves it to compute; then the edges, held as ``low[a][d]``
+    for the rows ``a < lo`` and ``side[d][a]`` for the columns ``d < max_d``
+    (``a >= lo``): first the columns, from the most defenders and each from
+    the most attackers down, then the rows from the top, so that every state
+    is final before its mass moves on.
     """
     A, D, k = attackers, defenders, stop_at
     floats, ma, md = kern.floats, kern.max_a, kern.max_d
     if (A + 1) * (D + 1) <= _TINY:
         return _forward_tiny(A, D, k, kern)
     lo = max(ma, k + 1)  # the first row throwing the maximum dice
-    columns = [[0.0] * (A + 1) for _ in range(D + 1)]
-    columns[D][A] = 1.0
+    low = [[0.0] * (D + 1) for _ in range(min(lo, A + 1))]
+    side = [[0.0] * (A + 1) for _ in range(md)]  # side[d][a] for a >= lo only
     rolls = 0.0
     if lo <= A and md <= D:
-        rolls = _small_bulk(A, D, lo, md, floats[ma][md], columns)
-    for d in range(D, 0, -1):
-        column = columns[d]
-        if d < md:  # the defender throws fewer dice: the whole column, the rows throwing the maximum first
-            p = floats[ma][d]
-            if p.__len__() == 2:  # one pair compared: unrolled
-                p0, p1 = p
-                lose_none = columns[d - 1]
-                for a in range(A, lo - 1, -1):
-                    m = column[a]
-                    if m:
-                        rolls += m
-                        lose_none[a] += p0 * m
-                        column[a - 1] += p1 * m
-            else:
-                for a in range(A, lo - 1, -1):
-                    m = column[a]
-                    if m:
-                        rolls += m
-                        for j, q in enumerate(p):  # the attacker loses j armies
-                            columns[d + 1 - len(p) + j][a - j] += q * m
-        e = md if d >= md else d
-        for a in range(min(lo - 1, A), k, -1):  # the rows throwing fewer dice (the bulk is done)
+        powers = bulk_powers(kern) if (A + D - lo - md) // min(ma, md) + 1 <= POWERS_STEPS else None
+        if powers is not None:
+            rolls = _bulk_by_powers(A, D, lo, md, powers, low, side)
+        else:
+            rolls = _small_bulk(A, D, lo, md, floats[ma][md], low, side)
+    elif lo > A:  # the start is an edge cell
+        low[A][D] = 1.0
+    else:
+        side[D][A] = 1.0
+    for d in range(min(md - 1, D), 0, -1):  # the columns the defender throws fewer dice in, rows a >= lo
+        column = side[d]
+        p = floats[ma][d]
+        base = d + 1 - len(p)  # losing j attackers leaves the defender base + j
+        for a in range(A, lo - 1, -1):
             m = column[a]
             if m:
                 rolls += m
-                p = floats[a][e]
                 for j, q in enumerate(p):
-                    columns[d + 1 - len(p) + j][a - j] += q * m
-    win = columns[0]
-    stop = [[columns[d][a] for d in range(D + 1)] for a in range(min(k, A) + 1)]
-    return win, stop, rolls
+                    if a - j < lo:
+                        low[a - j][base + j] += q * m
+                    else:
+                        side[base + j][a - j] += q * m
+    for a in range(min(lo - 1, A), k, -1):  # the rows the attacker throws fewer dice in, from the top
+        row, by_defence = low[a], floats[a]
+        p = by_defence[md]
+        if len(p) == 3 and a >= 2:  # two pairs compared while the defender throws its maximum: unrolled
+            p0, p1, p2 = p
+            one_less, two_less = low[a - 1], low[a - 2]
+            for d in range(D, md - 1, -1):
+                m = row[d]
+                if m:
+                    rolls += m
+                    row[d - 2] += p0 * m
+                    one_less[d - 1] += p1 * m
+                    two_less[d] += p2 * m
+            first = min(md - 1, D)
+        else:
+            first = D
+        for d in range(first, 0, -1):
+            m = row[d]
+            if m:
+                rolls += m
+                p = by_defence[d if d < md else md]
+                base = d + 1 - len(p)
+                for j, q in enumerate(p):
+                    low[a - j][base + j] += q * m
+    win = [row[0] for row in low] + side[0][len(low) :]
+    return win, low[: min(k, A) + 1], rolls
 
 
 #: Battles of at most this many states go through :func:`_forward_tiny`: fewer steps of Python than the plan of
@@ -489,22 +559,65 @@ def _forward_tiny(A: int, D: int, k: int, kern: Kernel) -> PlainForward:
     return [row[0] for row in mass], mass[: min(k, A) + 1], rolls
 
 
-def _small_bulk(A: int, D: int, lo: int, md: int, p: tuple[float, ...], columns: list[list[float]]) -> float:
-    """The bulk of :func:`forward_small`: mass leaving it is written to ``columns``; returns its rolls."""
+def _bulk_by_powers(
+    A: int, D: int, lo: int, md: int, powers: BulkPowers, low: list[list[float]], side: list[list[float]]
+) -> float:
+    """The bulk of :func:`forward_small` from :class:`BulkPowers`: only the mass leaving it is computed.
+
+    After ``n`` rolls the bulk holds, at ``a`` attackers, ``rows[n][A - a]`` for
+    ``a`` in the window ``a0 .. a1`` of anti-diagonal ``s = A + D - n * pairs``
+    still in the bulk.  A roll moves it to the next diagonal; the cells there
+    outside the next window (the attacker below ``lo`` or the defender below
+    ``md``) take what reaches them from the window, and are written to
+    ``low`` or ``side``.  Returns the rolls made in the bulk (its mass summed over the
+    windows, from the running sums).
+    """
+    roll = powers.roll
+    pairs = len(roll) - 1
+    rows, sums = powers.rows, powers.sums
+    a0 = a1 = A
+    rolls = 0.0
+    for n in itertools.count():
+        row, running = rows[n], sums[n]
+        rolls += running[A - a0 + 1] - running[A - a1]
+        s = A + D - pairs * (n + 1)  # the next diagonal, and its window
+        b0, b1 = max(lo, s - D), min(A, s - md)
+        if b0 > b1:  # nothing stays in the bulk: every cell reached leaves
+            leaving: Sequence[int] = range(a0 - pairs, a1 + 1)
+        else:
+            leaving = [*range(a0 - pairs, min(b0, a1 + 1)), *range(max(b1 + 1, a0 - pairs), a1 + 1)]
+        for a in leaving:  # from (a + j) of the window, the attacker losing j
+            m = 0.0
+            for j in range(max(0, a0 - a), min(pairs, a1 - a) + 1):
+                m += roll[j] * row[A - a - j]
+            if a < lo:
+                low[a][s - a] = m
+            else:
+                side[s - a][a] = m
+        if b0 > b1:
+            return rolls
+        a0, a1 = b0, b1
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _small_bulk(
+    A: int, D: int, lo: int, md: int, p: tuple[float, ...], low: list[list[float]], side: list[list[float]]
+) -> float:
+    """:func:`_bulk_by_powers` for a bulk of more rolls than :class:`BulkPowers` keeps: each diagonal convolved."""
     pairs = len(p) - 1
     step = p[::-1]  # step[i]: the attacker loses pairs - i armies
     current, base = [1.0], A  # anti-diagonal s holds rows base .. base + len - 1
-    columns[D][A] = 0.0  # bulk mass lives in ``current`` only
     rolls = 0.0
     for s in range(A + D, lo + md - pairs - 1, -pairs):
         a0, a1 = max(lo, s - D), min(A, s - md)
         top = base + len(current) - 1
         if a0 > a1:  # nothing left in the bulk: the whole diagonal leaves
             a0, a1 = top + 1, top
-        for a in range(base, min(a0, top + 1)):
-            columns[s - a][a] = current[a - base]
-        for a in range(max(a1 + 1, base), top + 1):
-            columns[s - a][a] = current[a - base]
+        for a in [*range(base, min(a0, top + 1)), *range(max(a1 + 1, base), top + 1)]:
+            if a < lo:
+                low[a][s - a] = current[a - base]
+            else:
+                side[s - a][a] = current[a - base]
         if a0 > a1:
             break
         window = current[a0 - base : a1 + 1 - base]
@@ -883,6 +996,7 @@ def backward_exact(
     return [[[Fraction(u, powers[a + d]) for u in scaled[a][d]] for d in range(D + 1)] for a in range(A + 1)]
 
 
-# The classic rules' kernel is built with the module (from the counts written out above: floats only, about
-# 70 us), so that the first battle of a process finds it ready.
-kernel(CombatRules())
+# The classic rules' kernel and bulk powers are built with the module (the kernel from the counts written out
+# above, floats only: about 70 us; the powers about 3 ms and 1 MB), so that the first battle of a process
+# finds them ready.
+bulk_powers(kernel(CombatRules()))

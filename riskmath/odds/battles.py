@@ -268,10 +268,6 @@ class _FinalMoments:
         return self.mean(moment) / win
 
 
-#: Bytes and seconds per state of :func:`~riskmath.odds._sweeps.forward_small` (a list of Python floats; rounded
-#: up from measurements), checked against the limits like any other sweep's estimate.
-_PYFLOAT_STATE = 48.0
-_PYFLOAT_SECONDS = 1e-6
 
 
 def _normalised(win: list[float], stop: list[list[float]], rolls: float) -> PlainForward:
@@ -399,10 +395,8 @@ class Battle:
                 raise InvalidArgumentError(f"exact must be True or False, got {shown(exact)}")
         self._attackers, self._defenders, self._stop_at, self._exact = A, D, k, exact
         self._rules = CLASSIC if rules is None else resolve_rules(rules)
-        states = (A + 1) * (D + 1)
         if not exact and prefer_small(A, D):  # in Python floats: no NumPy call (its fixed costs dominate here)
-            self._memory, self._seconds = _PYFLOAT_STATE * states, _PYFLOAT_SECONDS * states
-            check_cost(lambda: f"battle(attackers={A}, defenders={D})", memory=self._memory, seconds=self._seconds)
+            self._check(A, D, k, exact)
             self._win, self._stop, self._rolls = _normalised(*forward_small(A, D, k, kernel(self._rules)))
         else:
             self._sweep(A, D, k, exact)
@@ -429,8 +423,8 @@ class Battle:
     _stop: Sequence[Sequence[Number]]  # stop[a][d]: of stopping at a <= stop_at against d
     _rolls: Number  # the expected number of rolls
 
-    def _sweep(self, A: int, D: int, k: int, exact: bool) -> None:
-        """Check the cost against the limits in force, then sweep with NumPy (floats) or integers (exact)."""
+    def _check(self, A: int, D: int, k: int, exact: bool) -> None:
+        """Check the estimated cost against the limits in force (the same estimate whichever sweep runs)."""
         memory, seconds = forward_cost(A, D, k, self._rules, exact)
         check_cost(
             lambda: (
@@ -442,6 +436,10 @@ class Battle:
             hint="use exact=False; " if exact else "use fewer armies; ",
         )
         self._memory, self._seconds = memory, seconds
+
+    def _sweep(self, A: int, D: int, k: int, exact: bool) -> None:
+        """Check the cost, then sweep with NumPy (floats) or integers (exact)."""
+        self._check(A, D, k, exact)
         kern = kernel(self._rules)
         if exact:
             self._win, self._stop, self._rolls = forward_exact(A, D, k, kern)
