@@ -98,35 +98,32 @@ class Kernel:
 
 
 class BulkPowers:
-    """``rows[n][x]``: the chance that ``n`` rolls of the bulk (both sides throwing their maximum dice) cost the
-    attacker ``x`` armies, with no edge in the way: the ``n``-th convolution power of the roll; ``sums[n]`` its
-    running sums (``sums[n][x]`` is the chance of losing fewer than ``x``).
+    """``rows[n * width + x]``: the chance that ``n`` rolls of the bulk (both sides throwing their maximum dice)
+    cost the attacker ``x`` armies, with no edge in the way: the ``n``-th convolution power of the roll, for
+    ``n <= steps``; ``sums[n * (width + 1) + x]`` its running sums (the chance of losing fewer than ``x``).
 
     A property of the dice, not of a battle: a battle's bulk holds exactly these numbers on its anti-diagonals,
     cut to the part still in the bulk (a path that ends in the bulk never left it: both counts only fall), so
     :func:`forward_small` reads them instead of convolving each diagonal, and only works out the mass that
-    leaves the bulk, a few cells a roll.  Built whole, ``POWERS_STEPS`` rolls (one ``np.convolve`` a roll, about
-    3 ms), when first asked for, so that no battle grows it (a battle's memory stays within its estimate):
-    arrays of doubles, about 1 MB for the classic dice (built when riskmath is imported).
+    leaves the bulk, a few cells a roll.  Built whole when first asked for (one ``np.convolve`` a roll, about
+    1 ms), so that no battle grows it and a battle's memory stays within its estimate; flat arrays of doubles,
+    about 2 MB for the classic dice (built when riskmath is imported).
     """
 
-    __slots__ = ("roll", "rows", "sums")
+    __slots__ = ("roll", "rows", "steps", "sums", "width")
 
-    def __init__(self, roll: tuple[float, ...]) -> None:
-        self.roll = roll
-        self.rows: list[array[float]] = [array("d", [1.0])]
-        self.sums: list[array[float]] = [array("d", [0.0, 1.0])]
-
-    def upto(self, steps: int) -> None:
-        """Make sure ``rows`` and ``sums`` reach ``steps`` rolls."""
-        if len(self.rows) > steps:
-            return
-        roll = np.array(self.roll)
-        last = np.frombuffer(self.rows[-1], dtype=np.float64)
-        while len(self.rows) <= steps:
-            last = np.convolve(last, roll)
-            self.rows.append(array("d", last.tobytes()))
-            self.sums.append(array("d", np.concatenate(([0.0], np.cumsum(last))).tobytes()))
+    def __init__(self, roll: tuple[float, ...], steps: int) -> None:
+        pairs = len(roll) - 1
+        self.roll, self.steps, self.width = roll, steps, pairs * steps + 1
+        table = np.zeros((steps + 1, self.width))
+        table[0, 0] = 1.0
+        step = np.array(roll)
+        for n in range(1, steps + 1):
+            table[n, : pairs * n + 1] = np.convolve(table[n - 1, : pairs * (n - 1) + 1], step)
+        running = np.zeros((steps + 1, self.width + 1))
+        np.cumsum(table, axis=1, out=running[:, 1:])
+        self.rows = array("d", table.tobytes())
+        self.sums = array("d", running.tobytes())
 
 
 #: The most bulk rolls :class:`BulkPowers` keeps (``pairs * POWERS_STEPS**2`` doubles at most) ...
@@ -141,9 +138,7 @@ def bulk_powers(kern: Kernel) -> BulkPowers | None:
     """The :class:`BulkPowers` of ``kern``'s bulk roll, or None past ``POWERS_VARIANTS`` variants."""
     found = _POWERS.get(kern.rules)
     if found is None and len(_POWERS) < POWERS_VARIANTS:
-        found = BulkPowers(kern.floats[kern.max_a][kern.max_d])
-        found.upto(POWERS_STEPS)
-        _POWERS[kern.rules] = found
+        found = _POWERS[kern.rules] = BulkPowers(kern.floats[kern.max_a][kern.max_d], POWERS_STEPS)
     return found
 
 _KERNELS: dict[CombatRules, Kernel] = {}
@@ -564,7 +559,7 @@ def _bulk_by_powers(
 ) -> float:
     """The bulk of :func:`forward_small` from :class:`BulkPowers`: only the mass leaving it is computed.
 
-    After ``n`` rolls the bulk holds, at ``a`` attackers, ``rows[n][A - a]`` for
+    After ``n`` rolls the bulk holds, at ``a`` attackers, row ``n`` at ``A - a`` for
     ``a`` in the window ``a0 .. a1`` of anti-diagonal ``s = A + D - n * pairs``
     still in the bulk.  A roll moves it to the next diagonal; the cells there
     outside the next window (the attacker below ``lo`` or the defender below
@@ -572,14 +567,13 @@ def _bulk_by_powers(
     ``low`` or ``side``.  Returns the rolls made in the bulk (its mass summed over the
     windows, from the running sums).
     """
-    roll = powers.roll
+    roll, rows, sums, width = powers.roll, powers.rows, powers.sums, powers.width
     pairs = len(roll) - 1
-    rows, sums = powers.rows, powers.sums
     a0 = a1 = A
     rolls = 0.0
     for n in itertools.count():
-        row, running = rows[n], sums[n]
-        rolls += running[A - a0 + 1] - running[A - a1]
+        row, running = n * width + A, n * (width + 1) + A  # the offsets of x = A - a in row n
+        rolls += sums[running - a0 + 1] - sums[running - a1]
         s = A + D - pairs * (n + 1)  # the next diagonal, and its window
         b0, b1 = max(lo, s - D), min(A, s - md)
         if b0 > b1:  # nothing stays in the bulk: every cell reached leaves
@@ -589,7 +583,7 @@ def _bulk_by_powers(
         for a in leaving:  # from (a + j) of the window, the attacker losing j
             m = 0.0
             for j in range(max(0, a0 - a), min(pairs, a1 - a) + 1):
-                m += roll[j] * row[A - a - j]
+                m += roll[j] * rows[row - a - j]
             if a < lo:
                 low[a][s - a] = m
             else:
