@@ -105,9 +105,9 @@ class BulkPowers:
     A property of the dice, not of a battle: a battle's bulk holds exactly these numbers on its anti-diagonals,
     cut to the part still in the bulk (a path that ends in the bulk never left it: both counts only fall), so
     :func:`forward_small` reads them instead of convolving each diagonal, and only works out the mass that
-    leaves the bulk, a few cells a roll.  Built whole when first asked for (one ``np.convolve`` a roll, about
-    1 ms), so that no battle grows it and a battle's memory stays within its estimate; flat arrays of doubles,
-    about 2 MB for the classic dice (built when riskmath is imported).
+    leaves the bulk, a few cells a roll.  Built in one go (one ``np.convolve`` a roll), never grown row by row:
+    64 rolls first (the classic table when riskmath is imported), then all ``POWERS_STEPS`` rolls, once, for the
+    first battle that needs more (about 3 ms; flat arrays of doubles, about 2 MB for the classic dice).
     """
 
     __slots__ = ("roll", "rows", "steps", "sums", "width")
@@ -134,11 +134,20 @@ POWERS_VARIANTS = 8
 _POWERS: dict[CombatRules, BulkPowers] = {}
 
 
-def bulk_powers(kern: Kernel) -> BulkPowers | None:
-    """The :class:`BulkPowers` of ``kern``'s bulk roll, or None past ``POWERS_VARIANTS`` variants."""
+#: The first table built for a variant holds this many rolls (a tenth of a millisecond; the classic one is built
+#: when riskmath is imported); a battle of more bulk rolls replaces it with the whole one, once.
+POWERS_FIRST = 64
+
+
+def bulk_powers(kern: Kernel, steps: int) -> BulkPowers | None:
+    """A :class:`BulkPowers` of ``kern``'s bulk roll holding ``steps`` rolls, or None past ``POWERS_VARIANTS``."""
     found = _POWERS.get(kern.rules)
-    if found is None and len(_POWERS) < POWERS_VARIANTS:
-        found = _POWERS[kern.rules] = BulkPowers(kern.floats[kern.max_a][kern.max_d], POWERS_STEPS)
+    if found is not None and found.steps >= steps:
+        return found
+    if found is None and len(_POWERS) >= POWERS_VARIANTS:
+        return None
+    size = POWERS_FIRST if steps <= POWERS_FIRST else POWERS_STEPS
+    found = _POWERS[kern.rules] = BulkPowers(kern.floats[kern.max_a][kern.max_d], size)
     return found
 
 _KERNELS: dict[CombatRules, Kernel] = {}
@@ -480,7 +489,8 @@ def forward_small(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
     side = [[0.0] * (A + 1) for _ in range(md)]  # side[d][a] for a >= lo only
     rolls = 0.0
     if lo <= A and md <= D:
-        powers = bulk_powers(kern) if (A + D - lo - md) // min(ma, md) + 1 <= POWERS_STEPS else None
+        steps = (A + D - lo - md) // min(ma, md) + 1  # the most rolls the bulk can last, and one
+        powers = bulk_powers(kern, steps) if steps <= POWERS_STEPS else None
         if powers is not None:
             rolls = _bulk_by_powers(A, D, lo, md, powers, low, side)
         else:
@@ -990,7 +1000,7 @@ def backward_exact(
     return [[[Fraction(u, powers[a + d]) for u in scaled[a][d]] for d in range(D + 1)] for a in range(A + 1)]
 
 
-# The classic rules' kernel and bulk powers are built with the module (the kernel from the counts written out
-# above, floats only: about 70 us; the powers about 3 ms and 1 MB), so that the first battle of a process
-# finds them ready.
-bulk_powers(kernel(CombatRules()))
+# The classic rules' kernel and first bulk powers are built with the module (the kernel from the counts written
+# out above, floats only: about 70 us; the powers of 64 rolls about 0.2 ms and 130 kB), so that the first
+# battle of a process finds them ready.
+bulk_powers(kernel(CombatRules()), POWERS_FIRST)
