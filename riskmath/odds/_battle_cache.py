@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from riskmath._validation import LIMITS
-from riskmath.odds._sweeps import scale_bits
+from riskmath.odds._sweeps import CLASSIC, scale_bits  # the classic rules: no hash of them for rules=None
 from riskmath.odds.dice import CombatRules
 
 __all__ = ["CLASSIC", "Result", "forget", "held", "lookup", "remember"]
@@ -35,8 +35,6 @@ _LARGEST_SHARE = 8
 #: Combat variants given a token (a small int, quick to hash in a key); past this many, everything is forgotten.
 _MAX_VARIANTS = 256
 
-#: The classic rules: a battle under this very object (``rules=None``) needs no hash of the rules.
-CLASSIC = CombatRules()
 _TOKENS: dict[CombatRules, int] = {CLASSIC: 0}
 
 Key = tuple[int, int, int, bool, int]  # attackers, defenders, stop_at, exact, token of the combat rules

@@ -1006,4 +1006,7 @@ def backward_exact(
 # The classic rules' kernel and first bulk powers are built with the module (the kernel from the counts written
 # out above, floats only: about 70 us; the powers of 64 rolls about 0.2 ms and 130 kB), so that the first
 # battle of a process finds them ready.
-bulk_powers(kernel(CombatRules()), POWERS_FIRST)
+#: The classic rules, the object whose kernel is built here: a caller passing this very object (as the cache of
+#: battles does for ``rules=None``) finds its kernel by identity, without a hash of the rules.
+CLASSIC = CombatRules()
+bulk_powers(kernel(CLASSIC), POWERS_FIRST)

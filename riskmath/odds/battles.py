@@ -211,7 +211,10 @@ def _statistic(name: str) -> cached_property[Number]:
     definition = _DEFINITIONS[name]
 
     def compute(self: Battle) -> Number:
-        value: Number = definition.value(self._moments)
+        if name == "win_probability":  # the commonest question, without the moments: the same sum, clipped
+            value: Number = unit_interval(sum(self._win, Fraction(0) if self._exact else 0.0))
+        else:
+            value = definition.value(self._moments)
         self._shared.values[name] = value  # for the next Battle of the same arguments
         return value
 
