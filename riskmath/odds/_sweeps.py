@@ -153,6 +153,7 @@ def bulk_powers(kern: Kernel, steps: int) -> BulkPowers | None:
     found = _POWERS[kern.rules] = BulkPowers(kern.floats[kern.max_a][kern.max_d], size)
     return found
 
+
 _KERNELS: dict[CombatRules, Kernel] = {}
 _LAST: list[Kernel | None] = [None]  # the kernel asked for last
 

@@ -271,8 +271,6 @@ class _FinalMoments:
         return self.mean(moment) / win
 
 
-
-
 def _normalised(win: list[float], stop: list[list[float]], rolls: float) -> PlainForward:
     """A small battle's distribution divided by its total mass (1 up to round-off), as :meth:`Battle._sweep` does."""
     total = sum(win) + sum(map(sum, stop))
