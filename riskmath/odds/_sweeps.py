@@ -507,6 +507,21 @@ def forward_small(attackers: int, defenders: int, stop_at: int, kern: Kernel) ->
         column = side[d]
         p = floats[ma][d]
         base = d + 1 - len(p)  # losing j attackers leaves the defender base + j
+        if len(p) == 2:  # one pair compared: the defender loses it (to d - 1) or the attacker does (to a - 1)
+            p0, p1 = p
+            lose_none = side[d - 1]
+            for a in range(A, lo, -1):
+                m = column[a]
+                if m:
+                    rolls += m
+                    lose_none[a] += p0 * m
+                    column[a - 1] += p1 * m
+            m = column[lo] if lo <= A else 0.0
+            if m:  # the last row throwing the maximum dice: losing its pair leaves it in the rows below
+                rolls += m
+                lose_none[lo] += p0 * m
+                low[lo - 1][d] += p1 * m
+            continue
         for a in range(A, lo - 1, -1):
             m = column[a]
             if m:
@@ -588,15 +603,16 @@ def _bulk_by_powers(
     for n in itertools.count():
         row, running = n * width + A, n * (width + 1) + A  # the offsets of x = A - a in row n
         rolls += sums[running - a0 + 1] - sums[running - a1]
-        s = A + D - pairs * (n + 1)  # the next diagonal, and its window
-        b0, b1 = max(lo, s - D), min(A, s - md)
+        s = A + D - pairs * (n + 1)  # the next diagonal, and its window (comparisons: cheaper than min and max)
+        b0 = s - D if s - D > lo else lo
+        b1 = s - md if s - md < A else A
         if b0 > b1:  # nothing stays in the bulk: every cell reached leaves
             leaving: Sequence[int] = range(a0 - pairs, a1 + 1)
         else:
-            leaving = [*range(a0 - pairs, min(b0, a1 + 1)), *range(max(b1 + 1, a0 - pairs), a1 + 1)]
+            leaving = [*range(a0 - pairs, b0 if b0 < a1 + 1 else a1 + 1), *range(b1 + 1, a1 + 1)]
         for a in leaving:  # from (a + j) of the window, the attacker losing j
             m = 0.0
-            for j in range(max(0, a0 - a), min(pairs, a1 - a) + 1):
+            for j in range(a0 - a if a0 > a else 0, (a1 - a if a1 - a < pairs else pairs) + 1):
                 m += roll[j] * rows[row - a - j]
             if a < lo:
                 low[a][s - a] = m
