@@ -167,38 +167,3 @@ def armies_needed_scan(path: list[int], probability: float) -> int:
     while riskmath.conquest(attackers, path).win_probability < probability:
         attackers += 1
     return attackers
-
-
-def invasion_outcomes(attackers: int, defenders: int) -> dict[tuple[int, int], float]:
-    """The final states of one battle and their probabilities, ``(a, d) -> p``, by a forward DP.
-
-    Written for this bench to mirror what ``calculate_invasion`` of
-    kalgynirae/Minerva (a public pure-Python RISK odds calculator) computes
-    with its default arguments: probability mass pushed from the start state
-    over the grid of states, one anti-diagonal ``a + d`` at a time from the
-    start, into a dictionary of the end states (the attacker out of armies
-    able to attack, or the defender wiped out).  Our own code, not a copy; it
-    also uses this module's :data:`TABLES` (one roll, by attacker losses).
-    """
-    mass = [[0.0] * (defenders + 1) for _ in range(attackers + 1)]
-    mass[attackers][defenders] = 1.0
-    ends: dict[tuple[int, int], float] = {}
-    for total in range(attackers + defenders, -1, -1):
-        for a in range(min(attackers, total), max(0, total - defenders) - 1, -1):
-            d = total - a
-            m = mass[a][d]
-            if not m:
-                continue
-            if a == 0 or d == 0:
-                ends[(a, d)] = m
-                continue
-            table = TABLES[min(3, a), min(2, d)]
-            pairs = len(table) - 1
-            for lost, p in enumerate(table):
-                mass[a - lost][d - pairs + lost] += p * m
-    return ends
-
-
-def invasion_win_probability(attackers: int, defenders: int) -> float:
-    """P(the defender is wiped out) from :func:`invasion_outcomes`."""
-    return sum(p for (_, d), p in invasion_outcomes(attackers, defenders).items() if d == 0)

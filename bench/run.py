@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import baselines
 import imports
+import odds_speed
 
 import riskmath as rm
 from riskmath.odds.battles import clear_battle_cache
@@ -76,34 +77,6 @@ def check_close(name: str, ours: dict[int, float], theirs: dict[int, float], tol
     worst = max(abs(ours.get(k, 0.0) - theirs.get(k, 0.0)) for k in ours.keys() | theirs.keys())
     if not worst < tolerance:
         raise AssertionError(f"{name}: riskmath and the baseline differ by {worst:.3g} (tolerance {tolerance:g})")
-
-
-def small_battles(repeat: int) -> None:
-    """``battle(n, n).win_probability`` against a pure-Python DP of the whole battle (issue 12, part 5).
-
-    Both sides compute the same quantity, the attacker's win probability of a
-    new battle from its start: riskmath's ``battle(n, n).win_probability``,
-    the baseline :func:`baselines.invasion_win_probability` (the outcome
-    distribution of a forward DP, as kalgynirae/Minerva's
-    ``calculate_invasion`` computes it, summed over the wins).  riskmath
-    answers a battle asked before from its shared cache of battles (as an
-    agent or a notebook asking again does), which is what the ratio measures;
-    the "computed" figures clear that cache before every call.
-    """
-    for m, target in ((5, 10), (10, 10), (30, 10), (75, 10)):
-        theirs = baselines.invasion_win_probability(m, m)
-        check_close(f"battle({m}, {m}) v the DP", {1: rm.battle(m, m).win_probability}, {1: theirs}, 1e-12)
-        number = max(1, 2000 // (m * m))
-        base = best_per_call(lambda m=m: baselines.invasion_win_probability(m, m), repeat, number)
-        ours = best_per_call(lambda m=m: rm.battle(m, m).win_probability, repeat, 2000)
-
-        def computed(m: int = m) -> float:
-            clear_battle_cache()
-            return rm.battle(m, m).win_probability
-
-        cold = best_per_call(computed, repeat, number)
-        report(f"battle({m}, {m}).win_probability v Python DP", ours, base, target, "us")
-        report("  the same computed (cache cleared each call)", cold, base, None, "us")
 
 
 def chained(repeat: int, slow_repeat: int) -> None:
@@ -345,7 +318,7 @@ def main(argv: list[str] | None = None) -> None:
     ours = best(swept_battle, repeat)
     base = best(lambda: baselines.forward_battle(n, n), slow_repeat)
     report(f"battle({n}, {n}) with its outcome distribution", ours, base, 30)
-    small_battles(repeat)
+    odds_speed.report(args.quick)  # issue 21: the peers, first calls, the compiled DP, memory (bench/odds_speed.py)
 
     ours = best(lambda: rm.odds_table(n, n), repeat)
     base = best(lambda: baselines.backward_table(n, n), slow_repeat)

@@ -29,6 +29,12 @@ from typing import Any, ParamSpec, TypeGuard, TypeVar
 
 from riskmath.errors import InvalidArgumentError, ResourceLimitError
 
+resource: Any
+try:  # imported here rather than on the first cost check: the first battle of a process should not pay for it
+    import resource
+except ImportError:  # not a POSIX system
+    resource = None
+
 __all__ = [
     "capped",
     "check_choice",
@@ -184,9 +190,9 @@ def default_max_memory() -> int:
     budget = DEFAULT_MAX_MEMORY
     with contextlib.suppress(AttributeError, ValueError, OSError):  # not a POSIX system
         budget = min(budget, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4)
+    if resource is None:
+        return max(budget, 1)
     try:
-        import resource
-
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
             used = 0
@@ -196,7 +202,7 @@ def default_max_memory() -> int:
             except (OSError, ValueError, IndexError):
                 pass
             budget = min(budget, max(soft - used, 0) // 2)
-    except (ImportError, OSError, ValueError):
+    except (OSError, ValueError):
         pass
     return max(budget, 1)
 
@@ -207,7 +213,7 @@ class _Limits:
     __slots__ = ("max_memory", "max_seconds")
 
     def __init__(self) -> None:
-        self.max_memory: float | None = None  # None: default_max_memory(), worked out on first use
+        self.max_memory: float | None = None  # None: default_max_memory(), worked out on first use (at import)
         self.max_seconds: float = DEFAULT_MAX_SECONDS
 
     def memory(self) -> float:
@@ -219,6 +225,7 @@ class _Limits:
 #: The limits in force (layer-internal: :func:`check_cost` reads them; so does the battle cache, which
 #: serves a remembered result only within them).  Read its attributes; change them with :func:`set_limits`.
 LIMITS = _Limits()
+LIMITS.memory()  # the default budget, worked out now (about 40 us) rather than by the first battle of a process
 
 
 def get_limits() -> dict[str, float]:

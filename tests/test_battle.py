@@ -13,6 +13,7 @@ from simulation import fight
 from strategies import armies, combat_rules, small_armies
 
 import riskmath as rm
+from riskmath.odds.battles import clear_battle_cache
 
 
 class TestPublishedValues:
@@ -209,3 +210,82 @@ def test_repr():
     assert repr(rm.battle(10, 7)) == "Battle(10, 7)"
     assert repr(rm.battle(10, 7, stop_at=2, exact=True)) == "Battle(10, 7, stop_at=2, exact=True)"
     assert "defender_max_dice=3" in repr(rm.battle(4, 4, rules=rm.CombatRules.three_defender_dice()))
+
+
+class TestFirstAndSmallBattles:
+    """Issue 21: the classic roll odds written out, and small battles swept in Python floats."""
+
+    def test_the_written_out_counts_are_the_counted_ones(self):
+        from riskmath.odds._sweeps import CLASSIC_COUNTS, kernel
+        from riskmath.odds.dice import count_pair_wins
+
+        counted = {(c, e): count_pair_wins(c, e) for c in (1, 2, 3) for e in (1, 2, 3)}
+        assert counted == CLASSIC_COUNTS
+        # and the kernels built from them are those the roll odds give: Fractions, floats (bit for bit), weights
+        for rules in (rm.CombatRules(), rm.CombatRules.three_defender_dice()):
+            kern = kernel(rules)
+            for c in range(1, rules.attacker_max_dice + 1):
+                for e in range(1, rules.defender_max_dice + 1):
+                    odds = rules.roll_odds(c, e)
+                    pairs = min(c, e)
+                    by_loss = tuple(odds[(i, pairs - i)] for i in range(pairs + 1))
+                    assert kern.exact[c][e] == by_loss
+                    assert kern.floats[c][e] == tuple(float(p) for p in by_loss)
+                    assert kern.prob[c][e].tolist() == [float(p) for p in by_loss]
+                    assert kern.weight[c][e] == tuple(int(p * kern.scale**pairs) for p in by_loss)
+
+    @given(attackers=st.integers(0, 40), defenders=st.integers(1, 40), stop_at=st.integers(0, 5), rules=combat_rules)
+    def test_the_python_sweep_agrees_with_the_numpy_sweep(self, attackers, defenders, stop_at, rules):
+        from riskmath.odds._sweeps import forward_float, forward_small, kernel
+
+        kern = kernel(rules)
+        win, stop, rolls = forward_small(attackers, defenders, stop_at, kern)
+        win_np, stop_np, rolls_np = forward_float(attackers, defenders, stop_at, kern)
+        np.testing.assert_allclose(win, win_np, rtol=0, atol=4e-16)
+        np.testing.assert_allclose(stop, stop_np, rtol=0, atol=4e-16)
+        assert rolls == pytest.approx(rolls_np, rel=1e-14)
+
+    @pytest.mark.parametrize(
+        ("attackers", "defenders", "stop_at", "rules"),
+        [
+            (200, 200, 0, None),
+            (250, 240, 5, None),
+            (3, 400, 0, None),
+            (150, 150, 0, rm.CombatRules.three_defender_dice()),
+            (120, 100, 2, rm.CombatRules(1, 1)),  # one pair a roll: more rolls than BulkPowers keeps
+        ],
+    )
+    def test_the_python_sweep_of_larger_battles_agrees(self, attackers, defenders, stop_at, rules):
+        # Up to SMALL_ARMIES armies the bulk is read from BulkPowers (or convolved per diagonal past its rolls).
+        from riskmath.odds._sweeps import forward_float, forward_small, kernel, prefer_small
+
+        assert prefer_small(attackers, defenders)
+        kern = kernel(rm.CombatRules() if rules is None else rules)
+        win, stop, rolls = forward_small(attackers, defenders, stop_at, kern)
+        win_np, stop_np, rolls_np = forward_float(attackers, defenders, stop_at, kern)
+        np.testing.assert_allclose(win, win_np, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(stop, stop_np, rtol=0, atol=1e-15)
+        assert rolls == pytest.approx(rolls_np, rel=1e-13)
+
+    @pytest.mark.parametrize(
+        ("attackers", "defenders", "stop_at"),
+        [(3, 3, 0), (10, 10, 0), (24, 23, 2), (1, 40, 0), (40, 40, 0), (12, 120, 3)],
+    )
+    def test_small_battles_are_within_1e_12_of_the_exact(self, attackers, defenders, stop_at):
+        from riskmath.odds._sweeps import prefer_small
+
+        assert prefer_small(attackers, defenders)  # the Python sweep's battles
+        clear_battle_cache()
+        fast = rm.battle(attackers, defenders, stop_at=stop_at)
+        exact = rm.battle(attackers, defenders, stop_at=stop_at, exact=True)
+        for name in rm.STATISTICS:
+            assert abs(getattr(fast, name) - float(getattr(exact, name))) < 1e-12, name
+        for (key, p), (key_exact, p_exact) in zip(fast.outcomes.items(), exact.outcomes.items(), strict=True):
+            assert key == key_exact
+            assert abs(p - float(p_exact)) < 1e-15
+
+    def test_a_small_battle_is_still_refused_under_tiny_limits(self):
+        clear_battle_cache()
+        refused = pytest.raises(rm.ResourceLimitError, match=r"battle\(attackers=20, defenders=20\) needs about")
+        with refused, rm.set_limits(max_memory=1024):
+            rm.battle(20, 20)

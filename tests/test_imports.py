@@ -117,3 +117,38 @@ def test_deprecated_names_warn_and_still_work():
         assert rm.Fraction is fractions.Fraction
     with pytest.raises(AttributeError, match="no attribute 'Fractions'"):
         _ = rm.Fractions
+
+
+def test_battles_of_thousands_and_their_tables_load_no_scipy():
+    # The first battle over 32 a side used to import scipy.signal (about 0.75 s) for its edge recurrences; up to
+    # 65,536 numbers they are solved in Python, bit for bit (the test below), while scipy.signal is not loaded.
+    code = """
+import sys
+import riskmath
+riskmath.battle(1000, 1000).win_probability
+riskmath.battle(300, 4).win_probability
+riskmath.battle_statistics(300, 300, ("win_probability", "expected_rolls"))
+print(sorted(m for m in sys.modules if m.startswith("scipy")))
+"""
+    assert _run(code) == ["[]"]
+
+
+@pytest.mark.parametrize("shape", [(33,), (1000,), (40, 1), (257, 3), (0, 2)])
+@pytest.mark.parametrize("pairs", [1, 2, 3])
+def test_the_recurrence_without_scipy_loaded_is_lfilter_bit_for_bit(monkeypatch, shape, pairs):
+    # This process has scipy.signal loaded: pretend it has not, so that the Python loop answers above 32 numbers.
+    from scipy.signal import lfilter as scipy_lfilter
+
+    from riskmath.odds import _sweeps
+
+    monkeypatch.setattr(_sweeps, "signal_loaded", lambda: False)
+    rng = np.random.default_rng(len(shape) * 1000 + shape[0] + pairs)
+    for _ in range(5):
+        x = rng.random(shape) * 10.0 ** rng.integers(-300, 300)
+        q = float(rng.random())
+        axis = 0 if len(shape) == 2 else -1
+        for data in (x, x[::-1]):
+            ours = _sweeps.lfilter([1.0], _sweeps._feedback(pairs, q), data, axis=axis)
+            theirs = scipy_lfilter([1.0], _sweeps._feedback(pairs, q), data, axis=axis)
+            assert ours.shape == theirs.shape
+            assert ours.tobytes() == theirs.tobytes()

@@ -23,10 +23,10 @@ from fractions import Fraction
 from typing import Any
 
 from riskmath._validation import LIMITS
-from riskmath.odds._sweeps import scale_bits
+from riskmath.odds._sweeps import CLASSIC, scale_bits  # the classic rules: no hash of them for rules=None
 from riskmath.odds.dice import CombatRules
 
-__all__ = ["Result", "forget", "held", "lookup", "remember"]
+__all__ = ["CLASSIC", "Result", "forget", "held", "lookup", "remember"]
 
 Number = float | Fraction
 
@@ -35,8 +35,7 @@ _LARGEST_SHARE = 8
 #: Combat variants given a token (a small int, quick to hash in a key); past this many, everything is forgotten.
 _MAX_VARIANTS = 256
 
-_CLASSIC = CombatRules()
-_TOKENS: dict[CombatRules, int] = {_CLASSIC: 0}
+_TOKENS: dict[CombatRules, int] = {CLASSIC: 0}
 
 Key = tuple[int, int, int, bool, int]  # attackers, defenders, stop_at, exact, token of the combat rules
 
@@ -99,7 +98,7 @@ def remember(
     if nbytes * _LARGEST_SHARE > budget:
         return result
     with _LOCK:  # (threads: lookups are single dict reads, but this is several steps)
-        token = _TOKENS.get(combat)
+        token = 0 if combat is CLASSIC else _TOKENS.get(combat)
         if token is None:
             if len(_TOKENS) >= _MAX_VARIANTS:
                 forget()
@@ -141,7 +140,7 @@ def forget() -> None:
         _RESULTS.clear()
         _HELD[0] = 0.0
         _TOKENS.clear()
-        _TOKENS[_CLASSIC] = 0
+        _TOKENS[CLASSIC] = 0
 
 
 def held() -> tuple[int, float]:

@@ -20,21 +20,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, cast, overload
 
 import numpy as np
 
 from riskmath._validation import check_choice, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
-from riskmath.odds._battle_cache import forget, held, lookup, remember
+from riskmath.odds._battle_cache import CLASSIC, forget, held, lookup, remember
 from riskmath.odds._sweeps import (
+    PlainForward,
     backward_cost,
     backward_exact,
     backward_float,
     forward_cost,
     forward_exact,
     forward_float,
+    forward_small,
     kernel,
+    prefer_small,
     unit_interval,
     unit_interval_array,
 )
@@ -67,13 +70,14 @@ Number = float | Fraction
 
 #: The functions of the final state ``(a, d)`` whose expectations the statistics use;
 #: ``"rolls"`` is not one: it counts one per roll (see :func:`battle_statistics`).
-_MOMENTS: dict[str, Callable[[int, int], int]] = {
-    "win": lambda a, d: 1 if d == 0 else 0,
+#: Written with arithmetic only, so that they take NumPy arrays as well as ints (a bool times an int is an int).
+_MOMENTS: dict[str, Callable[[Any, Any], Any]] = {
+    "win": lambda a, d: (d == 0) * 1,
     "a": lambda a, d: a,
     "a2": lambda a, d: a * a,
     "d": lambda a, d: d,
     "d2": lambda a, d: d * d,
-    "a_win": lambda a, d: a if d == 0 else 0,
+    "a_win": lambda a, d: a * (d == 0),
 }
 _ROLLS = "rolls"
 
@@ -177,19 +181,47 @@ _DEFINITIONS: dict[str, _Statistic] = {
 STATISTICS = tuple(name for name, definition in _DEFINITIONS.items() if definition.tabulated)
 
 
+_T = TypeVar("_T")
+
+
+class _Lazy(cached_property[_T], Generic[_T]):
+    """:class:`functools.cached_property` without its lock (Python 3.11 takes one on every first access).
+
+    A first access costs a few microseconds less, a fair share of a small
+    battle; two threads reading the same new attribute at once may both
+    compute it, and store the same value.
+    """
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> _T: ...
+
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> Self | _T:
+        if instance is None:
+            return self
+        value = self.func(instance)
+        instance.__dict__[self.attrname] = value  # type: ignore[index]  # set by __set_name__
+        return value
+
+
 def _statistic(name: str) -> cached_property[Number]:
     """The :class:`Battle` attribute ``name``, computed by its definition from the final distribution."""
     definition = _DEFINITIONS[name]
 
     def compute(self: Battle) -> Number:
-        value: Number = definition.value(self._moments)
+        if name == "win_probability":  # the commonest question, without the moments: the same sum, clipped
+            value: Number = unit_interval(sum(self._win, Fraction(0) if self._exact else 0.0))
+        else:
+            value = definition.value(self._moments)
         self._shared.values[name] = value  # for the next Battle of the same arguments
         return value
 
     compute.__name__ = name
     compute.__qualname__ = f"Battle.{name}"
     compute.__doc__ = definition.doc
-    return cached_property(compute)
+    return _Lazy(compute)
 
 
 def _float_statistic(name: str) -> cached_property[float]:
@@ -213,7 +245,13 @@ class _FinalMoments:
     def mean(self, moment: str) -> Number:
         if moment not in self._means:
             f = _MOMENTS.get(moment)
-            self._means[moment] = self.battle._rolls if f is None else self._expect(f)
+            if f is None:
+                self._means[moment] = self.battle._rolls
+            elif moment == "win":  # the wins in the order of _final_states (the other terms add zeros): no sort
+                zero: Number = Fraction(0) if self.battle.exact else 0.0
+                self._means[moment] = sum(self.battle._win, zero)
+            else:
+                self._means[moment] = self._expect(f)
         return self._means[moment]
 
     def variance(self, moment: str) -> Number:
@@ -231,6 +269,15 @@ class _FinalMoments:
                 f"the win probability is {win}" + ("" if self.battle.exact else " in float64; try exact=True")
             )
         return self.mean(moment) / win
+
+
+def _normalised(win: list[float], stop: list[list[float]], rolls: float) -> PlainForward:
+    """A small battle's distribution divided by its total mass (1 up to round-off), as :meth:`Battle._sweep` does."""
+    total = sum(win) + sum(map(sum, stop))
+    if total > 0 and total != 1.0:
+        win = [p / total for p in win]
+        stop = [[p / total for p in row] for row in stop]
+    return win, stop, rolls
 
 
 # -- the shared cache of results (kept by riskmath.odds._battle_cache) -----------
@@ -331,14 +378,54 @@ class Battle:
 
     def _compute(self, attackers: int, defenders: int, stop_at: int, exact: bool, rules: object) -> None:
         """Validate, check the cost, sweep, and remember the result (see :mod:`riskmath.odds._battle_cache`)."""
-        self._attackers = check_int("attackers", attackers, minimum=0)
-        self._defenders = check_int("defenders", defenders, minimum=1)
-        self._stop_at = check_int("stop_at", stop_at, minimum=0)
-        if not isinstance(exact, bool):
-            raise InvalidArgumentError(f"exact must be True or False, got {shown(exact)}")
-        self._exact = exact
-        self._rules = resolve_rules(rules)
-        A, D, k = self._attackers, self._defenders, self._stop_at
+        if (
+            type(attackers) is int
+            and type(defenders) is int
+            and type(stop_at) is int
+            and type(exact) is bool
+            and attackers >= 0
+            and defenders >= 1
+            and stop_at >= 0
+        ):  # the common case, valid as it is: the checks below would return the same
+            A, D, k = attackers, defenders, stop_at
+        else:
+            A = check_int("attackers", attackers, minimum=0)
+            D = check_int("defenders", defenders, minimum=1)
+            k = check_int("stop_at", stop_at, minimum=0)
+            if not isinstance(exact, bool):
+                raise InvalidArgumentError(f"exact must be True or False, got {shown(exact)}")
+        self._attackers, self._defenders, self._stop_at, self._exact = A, D, k, exact
+        self._rules = CLASSIC if rules is None else resolve_rules(rules)
+        if not exact and prefer_small(A, D):  # in Python floats: no NumPy call (its fixed costs dominate here)
+            self._check(A, D, k, exact)
+            self._win, self._stop, self._rolls = _normalised(*forward_small(A, D, k, kernel(self._rules)))
+        else:
+            self._sweep(A, D, k, exact)
+        self._shared = remember(
+            A,
+            D,
+            k,
+            exact,
+            self._rules,
+            self._win,
+            self._stop,
+            self._rolls,
+            self._memory,
+            self._seconds,
+            BATTLE_CACHE_BYTES,
+        )
+        self._shared.values.update(
+            _attackers=A, _defenders=D, _stop_at=k, _exact=exact, _rules=self._rules, _shared=self._shared
+        )
+        self._shared.values.update(_win=self._win, _stop=self._stop, _rolls=self._rolls)
+
+    _memory, _seconds = 0.0, 0.0  # what the sweep was estimated to take; set by _sweep, kept by the cache
+    _win: Sequence[Number]  # win[a]: the probability of winning with a armies able to attack left
+    _stop: Sequence[Sequence[Number]]  # stop[a][d]: of stopping at a <= stop_at against d
+    _rolls: Number  # the expected number of rolls
+
+    def _check(self, A: int, D: int, k: int, exact: bool) -> None:
+        """Check the estimated cost against the limits in force (the same estimate whichever sweep runs)."""
         memory, seconds = forward_cost(A, D, k, self._rules, exact)
         check_cost(
             lambda: (
@@ -349,12 +436,14 @@ class Battle:
             seconds=seconds,
             hint="use exact=False; " if exact else "use fewer armies; ",
         )
+        self._memory, self._seconds = memory, seconds
+
+    def _sweep(self, A: int, D: int, k: int, exact: bool) -> None:
+        """Check the cost, then sweep with NumPy (floats) or integers (exact)."""
+        self._check(A, D, k, exact)
         kern = kernel(self._rules)
         if exact:
-            win, stop, rolls = forward_exact(A, D, k, kern)
-            self._win: Sequence[Number] = win
-            self._stop: Sequence[Sequence[Number]] = stop
-            self._rolls: Number = rolls
+            self._win, self._stop, self._rolls = forward_exact(A, D, k, kern)
         else:
             win_f, stop_f, rolls_f = forward_float(A, D, k, kern)
             # The sweep's total mass is 1 only up to round-off (about 1e-16 a roll; see riskmath.odds._sweeps):
@@ -363,13 +452,6 @@ class Battle:
             if total > 0 and total != 1.0:
                 win_f, stop_f = win_f / total, stop_f / total
             self._win, self._stop, self._rolls = win_f.tolist(), stop_f.tolist(), rolls_f
-        self._shared = remember(
-            A, D, k, exact, self._rules, self._win, self._stop, self._rolls, memory, seconds, BATTLE_CACHE_BYTES
-        )
-        self._shared.values.update(
-            _attackers=A, _defenders=D, _stop_at=k, _exact=exact, _rules=self._rules, _shared=self._shared
-        )
-        self._shared.values.update(_win=self._win, _stop=self._stop, _rolls=self._rolls)
 
     # -- the inputs ---------------------------------------------------------
     @property
@@ -415,16 +497,16 @@ class Battle:
         return f"Battle({args})"
 
     # -- distributions ------------------------------------------------------
-    @cached_property
+    @_Lazy
     def _final_states(self) -> list[tuple[int, int, Number]]:
         """``(attackers_left, defenders_left, probability)``, positive only, sorted."""
-        states = [(a, 0, p) for a, p in enumerate(self._win) if p > 0]
+        states: list[tuple[int, int, Number]] = [(a, 0, p) for a, p in enumerate(self._win) if p > 0]
         states += [(a, d, p) for a, row in enumerate(self._stop) for d, p in enumerate(row) if p > 0]
         states.sort()
         self._shared.values["_final_states"] = states  # never changed: shared with later Battles
         return states
 
-    @cached_property
+    @_Lazy
     def outcomes(self) -> pd.Series:
         """Probability of each final state.
 
@@ -455,18 +537,18 @@ class Battle:
             dtype=object if self._exact else float,
         )
 
-    @cached_property
+    @_Lazy
     def attackers_left_distribution(self) -> pd.Series:
         """Distribution of the attackers left at the end, indexed by that count."""
         return self._marginal(0, "attackers")
 
-    @cached_property
+    @_Lazy
     def defenders_left_distribution(self) -> pd.Series:
         """Distribution of the defenders left at the end, indexed by that count."""
         return self._marginal(1, "defenders")
 
     # -- statistics (defined in _DEFINITIONS) -----------------------------------
-    @cached_property
+    @_Lazy
     def _moments(self) -> _FinalMoments:
         return _FinalMoments(self)
 
@@ -497,7 +579,7 @@ class Battle:
             dtype=object if self._exact else float,
         )
 
-    @cached_property
+    @_Lazy
     def chain(self) -> BattleChain:
         """The same battle as an explicit sparse absorbing chain (Q and R)."""
         from riskmath.odds.matrix import BattleChain
@@ -558,11 +640,12 @@ def battle(
     Fraction(6610505, 10077696)
     """
     values = lookup(attackers, defenders, stop_at, exact, rules)
-    if values is not None:  # remembered: a Battle with the same attributes, without a call of __init__
-        remembered: Battle = object.__new__(Battle)
-        remembered.__dict__.update(values)
-        return remembered
-    return Battle(attackers, defenders, stop_at=stop_at, exact=exact, rules=rules)
+    result: Battle = object.__new__(Battle)  # without a call of __init__, which would look the cache up again
+    if values is not None:  # remembered: a Battle with the same attributes
+        result.__dict__.update(values)
+    else:
+        result._compute(attackers, defenders, stop_at, exact, rules)
+    return result
 
 
 # -- statistics over a grid of start states ---------------------------------
@@ -681,22 +764,28 @@ def battle_statistics(
     )
     kern = kernel(combat)
 
-    def boundary(a: int, d: int) -> list[int]:
-        return [0 if m == _ROLLS else _MOMENTS[m](a, d) for m in moments]
-
-    win = [boundary(a, 0) for a in range(A + 1)]
-    stop = [[boundary(a, d) for d in range(D + 1)] for a in range(k + 1)]  # d = 0 there is never read
     cost = [1 if m == _ROLLS else 0 for m in moments]
     if exact:
+
+        def boundary(a: int, d: int) -> list[int]:
+            return [0 if m == _ROLLS else _MOMENTS[m](a, d) for m in moments]
+
+        win = [boundary(a, 0) for a in range(A + 1)]
+        stop = [[boundary(a, d) for d in range(D + 1)] for a in range(k + 1)]  # d = 0 there is never read
         table = backward_exact(A, D, k, kern, win, stop, cost)
         grid = np.empty((A - k, D, len(moments)), dtype=object)
         for a in range(k + 1, A + 1):
             for d in range(1, D + 1):
                 grid[a - k - 1, d - 1] = table[a][d]
-    else:
-        values = backward_float(
-            A, D, k, kern, np.array(win, float), np.array(stop, float).reshape(k + 1, D + 1, -1), np.array(cost, float)
-        )
+    else:  # the same boundary values, built over whole arrays (integers, exact as floats)
+        a_range, d_range = np.arange(A + 1), np.arange(D + 1)
+        win_f = np.zeros((A + 1, len(moments)))
+        stop_f = np.zeros((k + 1, D + 1, len(moments)))
+        for i, m in enumerate(moments):
+            if m != _ROLLS:
+                win_f[:, i] = _MOMENTS[m](a_range, 0)
+                stop_f[:, :, i] = _MOMENTS[m](a_range[: k + 1, None], d_range[None, :])
+        values = backward_float(A, D, k, kern, win_f, stop_f, np.array(cost, float))
         grid = values[k + 1 :, 1:]
     grid_moments = _GridMoments({m: grid[:, :, i] for i, m in enumerate(moments)}, k, A, D)
     return {name: _DEFINITIONS[name].value(grid_moments) for name in names}
