@@ -12,6 +12,16 @@ map, at player-turns 10 to 40; ``bench/fit_estimate.py`` regenerates them
 into :mod:`riskmath.evaluate._coefficients` and reports how well they do on
 games the fit never saw (see the docs page "How good is the estimate").
 
+With ``lineup=`` (a name of ``riskmath.evaluate.estimate.LINEUPS``), the estimate is a variant
+fitted to the games of that line-up of agents under every preset of
+:meth:`riskmath.Rules.presets`: its weights are ``W @ [1, r]``, ``r`` the
+rule features of the game (:mod:`riskmath.evaluate._features`), computed once
+per line-up, rules and player count; it adds each player's progress along its
+secret mission, its share of the headquarters (Capital RISK) and which agent
+sits in its seat.  The variants' weights are data,
+``riskmath/evaluate/data/lineups.json``, written by
+``bench/fit_estimate.py --lineups``.
+
 :func:`victory_chances_over` evaluates the estimate turn by turn over a sequence
 of states, and :func:`calibration_table` bins predicted probabilities against
 what happened (the numbers of a reliability diagram).
@@ -176,7 +186,7 @@ def estimate_victory_probabilities(state: GameState, *, lineup: str | None = Non
         stand, the turn's attacks partly made) and other rules get numbers,
         but nobody has measured them.
     lineup : str, optional
-        Who plays on: the name of a line-up of :data:`LINEUPS` (``"odds"``,
+        Who plays on: the name of a line-up of ``riskmath.evaluate.estimate.LINEUPS`` (``"odds"``,
         ``"aggressive"``, ``"mixed"``: the agents of the seats, cycled from
         seat 0) for that line-up's variant, whose weights were fitted to its
         games under every preset of :meth:`riskmath.Rules.presets` and change
@@ -201,7 +211,7 @@ def estimate_victory_probabilities(state: GameState, *, lineup: str | None = Non
     InvalidArgumentError
         If ``state`` is not a :class:`~riskmath.GameState`, or is still in
         the set-up (territories unclaimed or armies being placed), or
-        ``lineup`` names no line-up of :data:`LINEUPS`.
+        ``lineup`` names no line-up of ``riskmath.evaluate.estimate.LINEUPS``.
 
     See Also
     --------
@@ -228,11 +238,17 @@ def estimate_victory_probabilities(state: GameState, *, lineup: str | None = Non
     >>> round(float(chances.sum()), 12)
     1.0
 
-    The same position, for odds agents playing on under these rules, or
-    for a table of aggressive agents:
+    The same position, asked of the line-up variants: odds agents playing
+    on (the variant fitted under every preset), aggressive agents, and the
+    mixed table, in which player 1 is the odds agent and player 2 the
+    random one:
 
-    >>> estimate_victory_probabilities(state, lineup="odds").round(3).tolist()    # doctest: +SKIP
-    >>> estimate_victory_probabilities(state, lineup="aggressive").round(3).tolist()    # doctest: +SKIP
+    >>> estimate_victory_probabilities(state, lineup="odds").round(3).tolist()
+    [0.05, 0.662, 0.287]
+    >>> estimate_victory_probabilities(state, lineup="aggressive").round(3).tolist()
+    [0.121, 0.547, 0.332]
+    >>> estimate_victory_probabilities(state, lineup="mixed").round(3).tolist()
+    [0.029, 0.968, 0.003]
     """
     import pandas as pd
 
@@ -243,12 +259,12 @@ def estimate_victory_probabilities(state: GameState, *, lineup: str | None = Non
 
 
 @deprecated("riskmath.evaluate.estimate_win_probabilities", "riskmath.evaluate.estimate_victory_probabilities")
-def estimate_win_probabilities(state: GameState) -> pd.Series:
+def estimate_win_probabilities(state: GameState, *, lineup: str | None = None) -> pd.Series:
     """Deprecated: :func:`estimate_victory_probabilities`, the Series named ``win`` as before.
 
     Warns a ``DeprecationWarning`` naming the new function.
     """
-    return estimate_victory_probabilities(state).rename("win")
+    return estimate_victory_probabilities(state, lineup=lineup).rename("win")
 
 
 def victory_chances_over(states: Iterable[GameState], *, lineup: str | None = None) -> pd.DataFrame:
@@ -279,7 +295,7 @@ def victory_chances_over(states: Iterable[GameState], *, lineup: str | None = No
     InvalidArgumentError
         If an element is not a GameState, the states are from different
         games or not in turn order, or none is past the set-up, or
-        ``lineup`` names no line-up of :data:`LINEUPS`.
+        ``lineup`` names no line-up of ``riskmath.evaluate.estimate.LINEUPS``.
 
     Examples
     --------
@@ -339,15 +355,15 @@ def victory_chances_over(states: Iterable[GameState], *, lineup: str | None = No
 
 
 @deprecated("riskmath.evaluate.win_chances_over", "riskmath.evaluate.victory_chances_over")
-def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
+def win_chances_over(states: Iterable[GameState], *, lineup: str | None = None) -> pd.DataFrame:
     """Deprecated: :func:`victory_chances_over` (the same table), with a ``DeprecationWarning``."""
-    return victory_chances_over(states)
+    return victory_chances_over(states, lineup=lineup)
 
 
 @deprecated("riskmath.evaluate.estimate.win_list", "riskmath.evaluate.estimate.victory_list")
-def win_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
+def win_list(state: GameState, weights: Sequence[float] | None = None, *, lineup: str | None = None) -> list[float]:
     """Deprecated: :func:`victory_list` under its old name, with a ``DeprecationWarning``."""
-    return victory_list(state, weights)
+    return victory_list(state, weights, lineup=lineup)
 
 
 def calibration_table(predicted: Any, outcomes: Any, *, bins: int = 10) -> pd.DataFrame:
