@@ -49,16 +49,8 @@ import riskmath as rm
 from riskmath.agents import AGENTS
 from riskmath.errors import RulesError
 from riskmath.evaluate._coefficients import COEFFICIENTS as DEFAULT_WEIGHTS
-from riskmath.evaluate._features import (
-    EXTRA_FEATURES,
-    EXTRA_SIGNS,
-    FEATURES,
-    RULE_FEATURES,
-    SIGNS,
-    extra_features,
-    player_features,
-    rule_features,
-)
+from riskmath.evaluate._features import FEATURES, SIGNS, player_features
+from riskmath.evaluate._rule_features import EXTRA_FEATURES, EXTRA_SIGNS, RULE_FEATURES, extra_features, rule_features
 from riskmath.game.game import GameState
 from riskmath.sim._loop import run_game
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import riskmath as rm
 from riskmath.agents import AGENTS
 from riskmath.errors import InvalidArgumentError
-from riskmath.evaluate import _features, estimate_victory_probabilities, victory_chances_over
+from riskmath.evaluate import _features, _rule_features, estimate_victory_probabilities, victory_chances_over
 from riskmath.evaluate.estimate import LINEUPS, victory_list
 from riskmath.game.game import GameState
 
@@ -63,11 +63,11 @@ def with_armies(state: GameState, territory: int, extra: int) -> GameState:
 def test_the_shipped_variants_load_and_match_the_features():
     text = resources.files("riskmath.evaluate").joinpath("data", "lineups.json").read_text(encoding="utf-8")
     shipped = json.loads(text)
-    assert shipped["features"] == [*_features.FEATURES, *_features.EXTRA_FEATURES]
-    assert shipped["rule_features"] == list(_features.RULE_FEATURES)
+    assert shipped["features"] == [*_features.FEATURES, *_rule_features.EXTRA_FEATURES]
+    assert shipped["rule_features"] == list(_rule_features.RULE_FEATURES)
     assert {name: tuple(entry["agents"]) for name, entry in shipped["lineups"].items()} == LINEUPS
     assert set(LINEUPS) >= {"odds", "aggressive", "mixed"}
-    signs = {**_features.SIGNS, **_features.EXTRA_SIGNS}
+    signs = {**_features.SIGNS, **_rule_features.EXTRA_SIGNS}
     for name, agents in LINEUPS.items():
         assert all(agent in AGENTS for agent in agents), name
         agent_columns = [f"agent_{a}" for a in dict.fromkeys(agents)]
@@ -76,7 +76,7 @@ def test_the_shipped_variants_load_and_match_the_features():
         weights = shipped["lineups"][name]["weights"]
         assert len(weights) == len(columns)
         for feature, row in zip(columns, weights, strict=True):
-            assert len(row) == 1 + len(_features.RULE_FEATURES)
+            assert len(row) == 1 + len(_rule_features.RULE_FEATURES)
             assert all(math.isfinite(w) for w in row), (name, feature)
             # Every rule feature is at least 0, so a weight and its rule terms of one sign keep that sign.
             sign = signs.get(feature, 0)
@@ -86,26 +86,30 @@ def test_the_shipped_variants_load_and_match_the_features():
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_rule_features_are_defined_and_at_least_zero(preset, players):
-    values = _features.rule_features(game_for(preset, players))
-    assert len(values) == len(_features.RULE_FEATURES)
+    values = _rule_features.rule_features(game_for(preset, players))
+    assert len(values) == len(_rule_features.RULE_FEATURES)
     assert all(math.isfinite(v) and v >= 0 for v in values)
 
 
 def test_the_classic_rules_with_three_players_have_no_rule_terms():
-    assert _features.rule_features(rm.Game(3)) == (0.0,) * len(_features.RULE_FEATURES)
-    assert _features.rule_features(rm.Game(3, rm.Rules.preset("us_1993"))) == (0.0,) * len(_features.RULE_FEATURES)
-    named = dict(zip(_features.RULE_FEATURES, _features.rule_features(rm.Game(2)), strict=True))
+    assert _rule_features.rule_features(rm.Game(3)) == (0.0,) * len(_rule_features.RULE_FEATURES)
+    assert _rule_features.rule_features(rm.Game(3, rm.Rules.preset("us_1993"))) == (0.0,) * len(
+        _rule_features.RULE_FEATURES
+    )
+    named = dict(zip(_rule_features.RULE_FEATURES, _rule_features.rule_features(rm.Game(2)), strict=True))
     assert named["two_players"] == 1.0
     assert named["neutral"] == 1.0
-    risiko = dict(zip(_features.RULE_FEATURES, _features.rule_features(game_for("risiko", 3)), strict=True))
+    risiko = dict(zip(_rule_features.RULE_FEATURES, _rule_features.rule_features(game_for("risiko", 3)), strict=True))
     assert risiko["defender_dice"] == 1.0
     assert risiko["no_least_income"] == 1.0
     assert risiko["slow_cards"] == 1 - 12 / 25  # a fixed table: its best set, against the 8th set's 25
     assert risiko["fast_cards"] == 0.0
-    article = dict(zip(_features.RULE_FEATURES, _features.rule_features(game_for("article_ja", 3)), strict=True))
+    article = dict(
+        zip(_rule_features.RULE_FEATURES, _rule_features.rule_features(game_for("article_ja", 3)), strict=True)
+    )
     assert article["fast_cards"] == pytest.approx(30 / 25 - 1)  # 4, 6, 8, 10, then 5 more each: 30
-    no_cards = _features.rule_features(rm.Game(3, rm.Rules(cards="none")))
-    assert dict(zip(_features.RULE_FEATURES, no_cards, strict=True))["slow_cards"] == 1.0
+    no_cards = _rule_features.rule_features(rm.Game(3, rm.Rules(cards="none")))
+    assert dict(zip(_rule_features.RULE_FEATURES, no_cards, strict=True))["slow_cards"] == 1.0
 
 
 # -- the keyword ----------------------------------------------------------------------------------
@@ -201,16 +205,16 @@ def test_more_armies_never_lower_a_players_chance_in_any_variant(preset, lineup,
 
 def test_mission_progress_and_capitals_read_the_rules():
     state = states_of("us_1993_secret_mission", 4, 0, "odds")[6]
-    rows = _features.extra_features(state, [state.alive(p) for p in range(4)])
+    rows = _rule_features.extra_features(state, [state.alive(p) for p in range(4)])
     assert all(0.0 <= row[0] <= 1.0 and row[1] == 0.0 for row in rows)
     assert any(row[0] > 0 for row in rows)
     state = states_of("us_1993_capital", 4, 0, "odds")[4]
-    rows = _features.extra_features(state, [state.alive(p) for p in range(4)])
+    rows = _rule_features.extra_features(state, [state.alive(p) for p in range(4)])
     capitals = [row[1] for row in rows]
     assert all(row[0] == 0.0 for row in rows)
     assert math.isclose(sum(capitals), 1.0)  # every headquarters is held by somebody
     state = states_of("us_1993", 4, 0, "odds")[4]
-    assert _features.extra_features(state, [True] * 4) == [[0.0, 0.0]] * 4
+    assert _rule_features.extra_features(state, [True] * 4) == [[0.0, 0.0]] * 4
 
 
 # -- against outcomes (slow: plays games) -----------------------------------------------------------

@@ -15,7 +15,7 @@ games the fit never saw (see the docs page "How good is the estimate").
 With ``lineup=`` (a name of ``riskmath.evaluate.estimate.LINEUPS``), the estimate is a variant
 fitted to the games of that line-up of agents under every preset of
 :meth:`riskmath.Rules.presets`: its weights are ``W @ [1, r]``, ``r`` the
-rule features of the game (:mod:`riskmath.evaluate._features`), computed once
+rule features of the game (``riskmath.evaluate._rule_features``), computed once
 per line-up, rules and player count; it adds each player's progress along its
 secret mission, its share of the headquarters (Capital RISK) and which agent
 sits in its seat.  The variants' weights are data,
@@ -40,7 +40,8 @@ import numpy as np
 from riskmath._validation import deprecated, shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._coefficients import COEFFICIENTS
-from riskmath.evaluate._features import extra_features, player_features, rule_features
+from riskmath.evaluate._features import player_features
+from riskmath.evaluate._rule_features import extra_features, rule_features
 from riskmath.evaluate.outlook import check_state
 from riskmath.game.phase import Phase
 
@@ -86,7 +87,7 @@ def _load_variants() -> dict[str, Any]:
 
 _VARIANT_DATA = _load_variants()
 #: Each line-up variant's weights: one row per feature (the estimate's, the extra ones, one per agent), one value
-#: for the base and one per rule feature (``riskmath.evaluate._features.RULE_FEATURES``) in each row.
+#: for the base and one per rule feature (``riskmath.evaluate._rule_features.RULE_FEATURES``) in each row.
 _VARIANTS: dict[str, tuple[tuple[float, ...], ...]] = {
     name: tuple(tuple(row) for row in entry["weights"]) for name, entry in _VARIANT_DATA.items()
 }
