@@ -315,7 +315,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollout-positions", type=int, default=60)
     parser.add_argument("--no-write", action="store_true", help="do not write the coefficients module")
     parser.add_argument("--image", type=Path, default=IMAGE)
+    parser.add_argument(
+        "--lineups", action="store_true", help="fit and measure the line-up variants (bench/estimate_lineups.py)"
+    )
+    parser.add_argument("--data", type=Path, default=Path("/tmp/estimate-data"), help="--lineups: the game cache")
     args = parser.parse_args(argv)
+    if args.lineups:
+        import estimate_lineups
+
+        games = 12 if args.quick else (args.games if args.games != 300 else estimate_lineups.GAMES)
+        draws = 200 if args.quick else args.bootstrap
+        return estimate_lineups.main(games, args.seed, args.l2, draws, args.data, args.no_write)
     games = 40 if args.quick else args.games
     draws = 200 if args.quick else args.bootstrap
     if games < HOLD_OUT_EVERY:

@@ -12,6 +12,16 @@ map, at player-turns 10 to 40; ``bench/fit_estimate.py`` regenerates them
 into :mod:`riskmath.evaluate._coefficients` and reports how well they do on
 games the fit never saw (see the docs page "How good is the estimate").
 
+With ``lineup=`` (a name of ``riskmath.evaluate.estimate.LINEUPS``), the estimate is a variant
+fitted to the games of that line-up of agents under every preset of
+:meth:`riskmath.Rules.presets`: its weights are ``W @ [1, r]``, ``r`` the
+rule features of the game (``riskmath.evaluate._rule_features``), computed once
+per line-up, rules and player count; it adds each player's progress along its
+secret mission, its share of the headquarters (Capital RISK) and which agent
+sits in its seat.  The variants' weights are data,
+``riskmath/evaluate/data/lineups.json``, written by
+``bench/fit_estimate.py --lineups``.
+
 :func:`victory_chances_over` evaluates the estimate turn by turn over a sequence
 of states, and :func:`calibration_table` bins predicted probabilities against
 what happened (the numbers of a reliability diagram).
@@ -19,8 +29,10 @@ what happened (the numbers of a reliability diagram).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Sequence
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,15 +41,18 @@ from riskmath._validation import deprecated, shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._coefficients import COEFFICIENTS
 from riskmath.evaluate._features import player_features
+from riskmath.evaluate._rule_features import extra_features, rule_features
 from riskmath.evaluate.outlook import check_state
 from riskmath.game.phase import Phase
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from riskmath.game.context import GameContext
     from riskmath.game.state import GameState
 
 __all__ = [
+    "LINEUPS",
     "calibration_table",
     "estimate_victory_probabilities",
     "estimate_win_probabilities",
@@ -64,12 +79,36 @@ def _check_state(state: object) -> GameState:
     return state
 
 
-def _softmax(rows: Sequence[Sequence[float]], alive: Sequence[bool], weights: Sequence[float]) -> list[float]:
-    """The softmax of ``weights . row`` over the players in the game; 0 for the others."""
+def _load_variants() -> dict[str, Any]:
+    """The line-up variants' agents and weights, as ``bench/estimate_lineups.py`` wrote them (data, not code)."""
+    text = resources.files("riskmath.evaluate").joinpath("data", "lineups.json").read_text(encoding="utf-8")
+    lineups: dict[str, Any] = json.loads(text)["lineups"]
+    return lineups
+
+
+_VARIANT_DATA = _load_variants()
+#: Each line-up variant's weights: one row per feature (the estimate's, the extra ones, one per agent), one value
+#: for the base and one per rule feature (``riskmath.evaluate._rule_features.RULE_FEATURES``) in each row.
+_VARIANTS: dict[str, tuple[tuple[float, ...], ...]] = {
+    name: tuple(tuple(row) for row in entry["weights"]) for name, entry in _VARIANT_DATA.items()
+}
+
+#: The line-ups the estimate has a fitted variant for: each name (the ``lineup=`` keyword) and the agents of the
+#: seats, by their names in :data:`riskmath.agents.AGENTS`, cycled from seat 0 (so ``("aggressive", "odds", "random")``
+#: puts an aggressive agent in seats 0 and 3, an odds agent in seats 1 and 4, a random agent in seats 2 and 5).
+LINEUPS: dict[str, tuple[str, ...]] = {name: tuple(entry["agents"]) for name, entry in _VARIANT_DATA.items()}
+
+
+def _softmax(
+    rows: Sequence[Sequence[float]], alive: Sequence[bool], weights: Sequence[float], seats: Sequence[float] = ()
+) -> list[float]:
+    """The softmax of ``weights . row`` (plus ``seats[p]``, if given) over the players in the game; 0 for the others."""
     scores = [
         sum(w * f for w, f in zip(weights, row, strict=True)) if a else -math.inf
         for row, a in zip(rows, alive, strict=False)
     ]
+    for p, bonus in enumerate(seats):
+        scores[p] += bonus
     top = max(scores)
     powers = [math.exp(s - top) if s > -math.inf else 0.0 for s in scores]
     total = sum(powers)
@@ -81,16 +120,56 @@ def victory_from_features(rows: Sequence[Sequence[float]], alive: Sequence[bool]
     return _softmax(rows, alive, COEFFICIENTS)
 
 
-def victory_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
-    """:func:`estimate_victory_probabilities` as a list (no checks, no pandas): for agents and scripts."""
+def check_lineup(lineup: object) -> str | None:
+    """``lineup`` if it is ``None`` or the name of a line-up of :data:`LINEUPS`; else an error naming it."""
+    if lineup is None or (isinstance(lineup, str) and lineup in LINEUPS):
+        return lineup
+    names = ", ".join(repr(name) for name in LINEUPS)
+    raise InvalidArgumentError(f"lineup must be None or one of {names}, got {shown(lineup)}")
+
+
+#: Each variant's weights for a game (line-up, rules, players): the feature weights and each seat's agent term.
+_FOR_GAME: dict[tuple[str, object, int], tuple[list[float], list[float]]] = {}
+
+
+def _variant(lineup: str, game: GameContext) -> tuple[list[float], list[float]]:
+    """A line-up variant's weights under ``game``'s rules, ``W @ [1, r]``, split into features and seat terms."""
+    key = (lineup, game.rules, game.players)
+    found = _FOR_GAME.get(key)
+    if found is None:
+        r = (1.0, *rule_features(game))
+        weights = [sum(w * x for w, x in zip(row, r, strict=True)) for row in _VARIANTS[lineup]]
+        agents = LINEUPS[lineup]
+        distinct = list(dict.fromkeys(agents))
+        first = len(weights) - len(distinct)
+        seats = [weights[first + distinct.index(agents[p % len(agents)])] for p in range(game.players)]
+        if len(_FOR_GAME) >= 1024:
+            _FOR_GAME.clear()
+        found = _FOR_GAME[key] = (weights[:first], seats)
+    return found
+
+
+def victory_list(state: GameState, weights: Sequence[float] | None = None, *, lineup: str | None = None) -> list[float]:
+    """:func:`estimate_victory_probabilities` as a list (no state checks, no pandas): for agents and scripts.
+
+    ``weights`` replaces the default estimate's weights (not with ``lineup``);
+    an unknown ``lineup`` raises InvalidArgumentError.
+    """
     pos = state.position
     if pos.phase is Phase.GAME_OVER:
         return [1.0 if p == pos.winner else 0.0 for p in range(state.game.players)]
     rows, alive = player_features(state)
-    return _softmax(rows, alive, COEFFICIENTS if weights is None else weights)
+    if lineup is None:
+        return _softmax(rows, alive, COEFFICIENTS if weights is None else weights)
+    if weights is not None:
+        raise InvalidArgumentError(f"give weights or lineup, not both (got lineup {lineup!r})")
+    check_lineup(lineup)
+    main, seats = _variant(lineup, state.game)
+    extra = extra_features(state, alive)
+    return _softmax([row + more for row, more in zip(rows, extra, strict=True)], alive, main, seats)
 
 
-def estimate_victory_probabilities(state: GameState) -> pd.Series:
+def estimate_victory_probabilities(state: GameState, *, lineup: str | None = None) -> pd.Series:
     """Each player's chance of victory from ``state``, estimated in well under a millisecond from its features.
 
     A conditional logit over the players still in the game: player ``p``
@@ -113,6 +192,15 @@ def estimate_victory_probabilities(state: GameState) -> pd.Series:
         extrapolation: mid-turn states (whose features are read as they
         stand, the turn's attacks partly made) and other rules get numbers,
         but nobody has measured them.
+    lineup : str, optional
+        Who plays on: the name of a line-up of ``riskmath.evaluate.estimate.LINEUPS`` (``"odds"``,
+        ``"aggressive"``, ``"mixed"``: the agents of the seats, cycled from
+        seat 0) for that line-up's variant, whose weights were fitted to its
+        games under every preset of :meth:`riskmath.Rules.presets` and change
+        with the rules (missions, capitals, the defender's dice, the card
+        values, ...; the docs page "How good is the estimate" has its
+        held-out scores per preset).  By default (``None``), the estimate
+        fitted to odds agents under the classic rules, as before.
 
     Returns
     -------
@@ -129,7 +217,8 @@ def estimate_victory_probabilities(state: GameState) -> pd.Series:
     ------
     InvalidArgumentError
         If ``state`` is not a :class:`~riskmath.GameState`, or is still in
-        the set-up (territories unclaimed or armies being placed).
+        the set-up (territories unclaimed or armies being placed), or
+        ``lineup`` names no line-up of ``riskmath.evaluate.estimate.LINEUPS``.
 
     See Also
     --------
@@ -155,23 +244,37 @@ def estimate_victory_probabilities(state: GameState) -> pd.Series:
     Name: victory, dtype: float64
     >>> round(float(chances.sum()), 12)
     1.0
+
+    The same position, asked of the line-up variants: odds agents playing
+    on (the variant fitted under every preset), aggressive agents, and the
+    mixed table, in which player 1 is the odds agent and player 2 the
+    random one:
+
+    >>> estimate_victory_probabilities(state, lineup="odds").round(3).tolist()
+    [0.05, 0.662, 0.287]
+    >>> estimate_victory_probabilities(state, lineup="aggressive").round(3).tolist()
+    [0.121, 0.547, 0.332]
+    >>> estimate_victory_probabilities(state, lineup="mixed").round(3).tolist()
+    [0.029, 0.968, 0.003]
     """
     import pandas as pd
 
     _check_state(state)
-    return pd.Series(victory_list(state), index=pd.RangeIndex(state.game.players, name="player"), name="victory")
+    check_lineup(lineup)
+    chances = victory_list(state, lineup=lineup)
+    return pd.Series(chances, index=pd.RangeIndex(state.game.players, name="player"), name="victory")
 
 
 @deprecated("riskmath.evaluate.estimate_win_probabilities", "riskmath.evaluate.estimate_victory_probabilities")
-def estimate_win_probabilities(state: GameState) -> pd.Series:
+def estimate_win_probabilities(state: GameState, *, lineup: str | None = None) -> pd.Series:
     """Deprecated: :func:`estimate_victory_probabilities`, the Series named ``win`` as before.
 
     Warns a ``DeprecationWarning`` naming the new function.
     """
-    return estimate_victory_probabilities(state).rename("win")
+    return estimate_victory_probabilities(state, lineup=lineup).rename("win")
 
 
-def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
+def victory_chances_over(states: Iterable[GameState], *, lineup: str | None = None) -> pd.DataFrame:
     """The estimate at the start of every player-turn in a sequence of states (a game in order).
 
     Parameters
@@ -182,6 +285,10 @@ def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
         set-up are skipped, and of several states in the same player-turn
         only the first is evaluated; the last state is always evaluated, so
         that a finished game ends on its result.
+    lineup : str, optional
+        The line-up variant of the estimate (see
+        :func:`estimate_victory_probabilities`); by default the estimate
+        fitted to odds agents under the classic rules.
 
     Returns
     -------
@@ -194,7 +301,8 @@ def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
     ------
     InvalidArgumentError
         If an element is not a GameState, the states are from different
-        games or not in turn order, or none is past the set-up.
+        games or not in turn order, or none is past the set-up, or
+        ``lineup`` names no line-up of ``riskmath.evaluate.estimate.LINEUPS``.
 
     Examples
     --------
@@ -218,6 +326,7 @@ def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
 
     from riskmath.game.state import GameState
 
+    check_lineup(lineup)
     rows: list[list[Any]] = []
     game = None
     last_turn, last = 0, None
@@ -238,10 +347,10 @@ def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
         last = state
         if state.turn != last_turn:
             last_turn = state.turn
-            rows.append([state.turn, state.turn_player, *victory_list(state)])
+            rows.append([state.turn, state.turn_player, *victory_list(state, lineup=lineup)])
             last = None
     if last is not None and last.is_terminal():
-        final = [last.turn, last.turn_player, *victory_list(last)]
+        final = [last.turn, last.turn_player, *victory_list(last, lineup=lineup)]
         if rows and rows[-1][0] == last.turn:
             rows[-1] = final
         else:
@@ -253,15 +362,15 @@ def victory_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
 
 
 @deprecated("riskmath.evaluate.win_chances_over", "riskmath.evaluate.victory_chances_over")
-def win_chances_over(states: Iterable[GameState]) -> pd.DataFrame:
+def win_chances_over(states: Iterable[GameState], *, lineup: str | None = None) -> pd.DataFrame:
     """Deprecated: :func:`victory_chances_over` (the same table), with a ``DeprecationWarning``."""
-    return victory_chances_over(states)
+    return victory_chances_over(states, lineup=lineup)
 
 
 @deprecated("riskmath.evaluate.estimate.win_list", "riskmath.evaluate.estimate.victory_list")
-def win_list(state: GameState, weights: Sequence[float] | None = None) -> list[float]:
+def win_list(state: GameState, weights: Sequence[float] | None = None, *, lineup: str | None = None) -> list[float]:
     """Deprecated: :func:`victory_list` under its old name, with a ``DeprecationWarning``."""
-    return victory_list(state, weights)
+    return victory_list(state, weights, lineup=lineup)
 
 
 def calibration_table(predicted: Any, outcomes: Any, *, bins: int = 10) -> pd.DataFrame:
