@@ -25,23 +25,51 @@ def _state(players: int, turn: int, seed: int) -> rm.GameState:
 
 
 # -- WhatIf ------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 4), (5, 2)])
-def test_whatif_of_the_position_itself_is_the_estimate_at_the_next_players_turn(players, seed):
-    state = _state(players, 8, seed)
+def _handed_on(state: rm.GameState) -> rm.GameState:
+    """The same position with the next player still in the game to move: the turn handed on without a change."""
+    pos, players = state.position, state.game.players
     mover = state.current_player
-    # The same position with the next player to move: the turn handed on without a change.
     turns = [(mover + k) % players for k in range(1, players + 1)]
-    following = next(p for p in turns if state.position.alive[p])
-    pos = state.position
-    handed_on = state.game.position(
+    following = next(p for p in turns if pos.alive[p])
+    extra = {}
+    if pos.missions:
+        extra["missions"] = dict(enumerate(pos.missions))
+    if state.game.rules.capital != "none":
+        extra["capitals"] = dict(enumerate(pos.capitals))
+    return state.game.position(
         dict(enumerate(pos.owner)),
         dict(enumerate(pos.armies)),
         current_player=following,
         turn=pos.turn,
         cards={p: list(pos.hands[p]) for p in range(players) if pos.alive[p]},
         sets_traded=pos.sets_traded,
+        **extra,
     )
-    assert WhatIf(state, mover).chance() == pytest.approx(victory_list(handed_on)[mover], abs=1e-12)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 4), (5, 2)])
+@pytest.mark.parametrize("lineup", [None, "odds", "mixed"])
+def test_whatif_of_the_position_itself_is_the_estimate_at_the_next_players_turn(players, seed, lineup):
+    state = _state(players, 8, seed)
+    expected = victory_list(_handed_on(state), lineup=lineup)[state.current_player]
+    assert WhatIf(state, state.current_player, lineup=lineup).chance() == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("preset", ["us_1993_secret_mission", "us_1993_capital", "risiko"])
+def test_whatif_reads_a_variant_with_missions_and_capitals(preset):
+    state = rm.Game(3, rm.Rules.preset(preset)).new_initial_state(seed=2, auto_chance=True)
+    agent, rng = OddsAgent(), random.Random(2)
+    while state.turn < 8 or state.phase is not rm.Phase.REINFORCE:
+        state = state.apply(agent.act(state, rng))
+    me = state.current_player
+    whatif = WhatIf(state, me, lineup="odds")
+    assert whatif.chance() == pytest.approx(victory_list(_handed_on(state), lineup="odds")[me], abs=1e-12)
+    # A changed position reads its own mission progress and headquarters (not the state's).
+    rival = next(t for t in range(42) if state.owner(t) not in (me, -1))
+    owners = list(state.position.owner)
+    owners[rival] = me
+    assert 0.0 <= whatif.chance(owners, state.position.armies) <= 1.0
+    assert state.position.owner[rival] != me  # the state is not changed
 
 
 @settings(max_examples=25, deadline=None)
@@ -101,8 +129,14 @@ def test_whatif_refuses_the_set_up_and_a_finished_game():
 def test_registered_trusted_and_validated():
     assert make_agent("planner").name == "planner"
     assert PlannerAgent.trusted is True
-    assert repr(PlannerAgent()) == "PlannerAgent(attack_candidates=4, placement_candidates=5, budget=0)"
-    for bad in ({"attack_candidates": 0}, {"placement_candidates": -1}, {"budget": -1}, {"budget": 1.5}):
+    assert repr(PlannerAgent()) == "PlannerAgent(attack_candidates=4, placement_candidates=5, budget=0, lineup='odds')"
+    for bad in (
+        {"attack_candidates": 0},
+        {"placement_candidates": -1},
+        {"budget": -1},
+        {"budget": 1.5},
+        {"lineup": "planners"},
+    ):
         with pytest.raises(rm.InvalidArgumentError, match=next(iter(bad))):
             PlannerAgent(**bad)
     with pytest.raises(rm.InvalidArgumentError, match="guide must be an OddsAgent"):

@@ -52,6 +52,7 @@ from typing import Any
 from riskmath.agents.odds import OddsAgent
 from riskmath.agents.search import SearchAgent
 from riskmath.errors import InvalidArgumentError
+from riskmath.evaluate.estimate import check_lineup
 from riskmath.evaluate.outlook import chain_win_probability, win_probability
 from riskmath.evaluate.whatif import WhatIf
 from riskmath.game.actions import EndPhase, Fortify
@@ -95,6 +96,14 @@ class PlannerAgent(OddsAgent):
         rollouts as candidates (32, the search agent's default, is about
         eight a candidate): with one rollout a candidate, chance alone
         decides.
+    lineup : str or None, default "odds"
+        The line-up variant of the victory estimate to weigh positions by (a
+        name of ``riskmath.evaluate.estimate.LINEUPS``; None for the default
+        estimate).  The ``"odds"`` variant was fitted to odds agents' games
+        under every preset and its weights change with the rules: against
+        the odds agent, on the same 200 games per preset, it won 70 % under
+        the 1993 rules, 67.5 % under ``risiko`` and 84 % under ``euro_2003``,
+        the default estimate 69.5 %, 63 % and 83 %.
 
     Other keywords are the odds agent's thresholds, used where it decides
     (the set-up, and the continent plans among the candidates).
@@ -118,9 +127,11 @@ class PlannerAgent(OddsAgent):
         attack_candidates: int = 4,
         placement_candidates: int = 5,
         budget: int = 0,
+        lineup: str | None = "odds",
         **thresholds: float,
     ) -> None:
         super().__init__(**thresholds)
+        self.lineup = check_lineup(lineup)
         for label, value, least in (
             ("attack_candidates", attack_candidates, 1),
             ("placement_candidates", placement_candidates, 0),
@@ -133,13 +144,13 @@ class PlannerAgent(OddsAgent):
         self.budget = budget
         self._search: SearchAgent | None = None
         if budget:
-            guide = PlannerAgent(attack_candidates, placement_candidates, 0, **thresholds)
+            guide = PlannerAgent(attack_candidates, placement_candidates, 0, lineup, **thresholds)
             self._search = SearchAgent(budget=budget, guide=guide)
 
     def __repr__(self) -> str:
         return (
             f"PlannerAgent(attack_candidates={self.attack_candidates!r}, "
-            f"placement_candidates={self.placement_candidates!r}, budget={self.budget!r})"
+            f"placement_candidates={self.placement_candidates!r}, budget={self.budget!r}, lineup={self.lineup!r})"
         )
 
     def act(self, state: GameState, rng: random.Random) -> Any:
@@ -208,7 +219,7 @@ class PlannerAgent(OddsAgent):
         combat = game.rules.combat
         owners, armies = list(pos.owner), list(pos.armies)
         pool = state.pool
-        whatif = WhatIf(state, me)
+        whatif = WhatIf(state, me, lineup=self.lineup)
         cards, cards_won = self._cards(state, me, pos.captured), self._cards(state, me, True)
         placed = armies[:]
         for t, k in todo:
@@ -292,9 +303,7 @@ class PlannerAgent(OddsAgent):
         me = state.current_player
         game, pos = state.game, state.position
         combat = game.rules.combat
-        owners, armies = list(pos.owner), list(pos.armies)
-        whatif = WhatIf(state, me)
-        cards, cards_won = self._cards(state, me, pos.captured), self._cards(state, me, True)
+        owners, armies = pos.owner, pos.armies
         candidates: list[tuple[float, int, int]] = []
         for t, owner in enumerate(owners):
             if owner != me or armies[t] < 2:
@@ -308,6 +317,10 @@ class PlannerAgent(OddsAgent):
         pairs = [(t, u) for _, t, u in candidates[: self.attack_candidates]]
         if guided[0] == "blitz" and (guided[1], guided[2]) not in pairs:
             pairs.append((guided[1], guided[2]))
+        if not pairs:
+            return ("end",)
+        whatif = WhatIf(state, me, lineup=self.lineup)
+        cards, cards_won = self._cards(state, me, pos.captured), self._cards(state, me, True)
         best = whatif.chance(cards=cards)
         chosen: tuple[int, int] | None = None
         for t, u in pairs:
@@ -336,7 +349,7 @@ class PlannerAgent(OddsAgent):
             return ("occupy", most)
         if not any(o != me and 0 <= o < players and alive[o] for o in map(owners.__getitem__, neighbors[target])):
             return ("occupy", least)
-        whatif = WhatIf(state, me)
+        whatif = WhatIf(state, me, lineup=self.lineup)
         cards = self._cards(state, me, True)
         armies = pos.armies
         best: tuple[float, int] | None = None
@@ -354,7 +367,7 @@ class PlannerAgent(OddsAgent):
         me = state.current_player
         game, pos = state.game, state.position
         owners, armies = list(pos.owner), list(pos.armies)
-        whatif = WhatIf(state, me)
+        whatif = WhatIf(state, me, lineup=self.lineup)
         cards = self._cards(state, me, pos.captured)
         mine = own_territories(pos)
         best = whatif.chance(cards=cards)

@@ -115,9 +115,17 @@ def _softmax(
     return [x / total for x in powers]
 
 
-def victory_from_features(rows: Sequence[Sequence[float]], alive: Sequence[bool]) -> list[float]:
-    """The estimate from feature rows (``riskmath.evaluate._features``) with the shipped weights: for WhatIf."""
-    return _softmax(rows, alive, COEFFICIENTS)
+def victory_from_features(
+    rows: Sequence[Sequence[float]],
+    alive: Sequence[bool],
+    weights: Sequence[float] | None = None,
+    seats: Sequence[float] = (),
+) -> list[float]:
+    """The estimate from feature rows (``riskmath.evaluate._features``): the shipped weights, or a variant's.
+
+    For :class:`~riskmath.evaluate.WhatIf`; ``weights`` and ``seats`` as :func:`variant_weights` gives them.
+    """
+    return _softmax(rows, alive, COEFFICIENTS if weights is None else weights, seats)
 
 
 def check_lineup(lineup: object) -> str | None:
@@ -147,6 +155,17 @@ def _variant(lineup: str, game: GameContext) -> tuple[list[float], list[float]]:
             _FOR_GAME.clear()
         found = _FOR_GAME[key] = (weights[:first], seats)
     return found
+
+
+def variant_weights(lineup: str, game: GameContext) -> tuple[list[float], list[float]]:
+    """A line-up variant's weights under ``game``'s rules and player count: per feature, and per seat.
+
+    The features are :data:`~riskmath.evaluate._features.FEATURES` followed by the
+    extra ones (:func:`~riskmath.evaluate._rule_features.extra_features`).
+    Raises InvalidArgumentError for an unknown ``lineup``.
+    """
+    check_lineup(lineup)
+    return _variant(lineup, game)
 
 
 def victory_list(state: GameState, weights: Sequence[float] | None = None, *, lineup: str | None = None) -> list[float]:

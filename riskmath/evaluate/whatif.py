@@ -19,16 +19,18 @@ way differ only in what the changes did, not in whose turn it is.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._features import BoardReader, card_unit, feature_rows
-from riskmath.evaluate.estimate import SETUP_PHASES, victory_from_features
+from riskmath.evaluate._rule_features import extra_features
+from riskmath.evaluate.estimate import SETUP_PHASES, variant_weights, victory_from_features
 from riskmath.evaluate.outlook import check_state
 from riskmath.game.phase import Phase
 
 if TYPE_CHECKING:
     from riskmath.game.context import GameContext
+    from riskmath.game.position import Position
     from riskmath.game.state import GameState
 
 __all__ = ["WhatIf"]
@@ -36,6 +38,15 @@ __all__ = ["WhatIf"]
 
 #: Phases in which there is no position to weigh: the set-up and the end of the game.
 _NOT_PLAYING = frozenset({*SETUP_PHASES, Phase.GAME_OVER})
+
+
+class _Extra:
+    """What the extra features read of a state: its game and a position."""
+
+    __slots__ = ("game", "position")
+
+    def __init__(self, game: GameContext, position: Position) -> None:
+        self.game, self.position = game, position
 
 
 class WhatIf:
@@ -49,6 +60,11 @@ class WhatIf:
         otherwise).
     player : int
         The player whose chance is read, and whose turn is taken to be over.
+    lineup : str, optional
+        A line-up variant of the estimate (a name of
+        ``riskmath.evaluate.estimate.LINEUPS``, as for
+        :func:`~riskmath.evaluate.estimate_victory_probabilities`), whose
+        weights change with the rules; by default the default estimate.
 
     Notes
     -----
@@ -81,9 +97,23 @@ class WhatIf:
     (0.372, 0.471, 0.454)
     """
 
-    __slots__ = ("_alive", "_armies", "_base", "_game", "_hands", "_owner", "_player", "_turn", "_unit")
+    __slots__ = (
+        "_alive",
+        "_armies",
+        "_base",
+        "_extra",
+        "_game",
+        "_hands",
+        "_owner",
+        "_player",
+        "_seats",
+        "_turn",
+        "_unit",
+        "_weights",
+        "lineup",
+    )
 
-    def __init__(self, state: GameState, player: int) -> None:
+    def __init__(self, state: GameState, player: int, *, lineup: str | None = None) -> None:
         state = check_state(state)
         game = state.game
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
@@ -98,6 +128,15 @@ class WhatIf:
         self._hands = [len(hand) for hand in pos.hands]
         self._turn, self._unit = pos.turn, card_unit(game.rules, pos.sets_traded)
         self._base = BoardReader(game, self._owner, self._armies, self._alive)
+        #: The line-up variant of the estimate read (None: the default estimate).
+        self.lineup = lineup
+        self._weights: list[float] | None = None
+        self._seats: list[float] = []
+        self._extra: Position | None = None  # a copy of the position, where the variant's extra features vary
+        if lineup is not None:
+            self._weights, self._seats = variant_weights(lineup, game)
+            if game.rules.missions != "none" or game.rules.capital != "none":
+                self._extra = pos.copy()
 
     @property
     def player(self) -> int:
@@ -161,4 +200,14 @@ class WhatIf:
                 break
         hands = self._hands if cards is None else cards
         rows = feature_rows(game, terms, self._turn, self._unit, hands, mover)
-        return victory_from_features(rows, terms.alive)[me]
+        if self._weights is not None:
+            rows = [row + more for row, more in zip(rows, self._extra_rows(owner, armies, terms.alive), strict=True)]
+        return victory_from_features(rows, terms.alive, self._weights, self._seats)[me]
+
+    def _extra_rows(self, owner: Sequence[int], armies: Sequence[int], alive: list[bool]) -> list[list[float]]:
+        """The variant's extra features (mission progress, headquarters held) of the changed position."""
+        if self._extra is None:  # no missions and no capitals: 0 for everybody
+            return [[0.0, 0.0] for _ in alive]
+        view = self._extra
+        view.owner, view.armies = list(owner), list(armies)
+        return extra_features(cast("GameState", _Extra(self._game, view)), alive)
