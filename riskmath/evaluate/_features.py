@@ -387,28 +387,48 @@ def feature_rows(
     mean_income = max(total_income / in_count, LEAST_MEAN_INCOME)
     late = min(turn / LATE_TURN, 1.0)
     order = [p for p in range(players) if alive[p] or p == mover]
+    count = len(order)
+    start = order.index(mover) if mover in order else -1
+    exposure, kept = terms.exposure, terms.kept
+    log = math.log
     rows: list[list[float]] = []
     for p in range(players):
         if not alive[p]:
             rows.append([0.0] * len(FEATURES))
             continue
-        territories, log_territories = _share(held[p], total_held, in_count)
-        army, log_armies = _share(stacks[p], total_stacks, in_count)
-        earned, log_income = _share(incomes[p], total_income, in_count)
-        logs = [log_territories, log_armies, log_income]
-        waiting = (order.index(p) - order.index(mover)) % len(order) if mover in order else 0
+        # _share, written out three times (the hottest loop of the agents' estimates)
+        if total_held > 0:
+            h = held[p]
+            territories, log_territories = h / total_held, log((h if h > LOG_FLOOR else LOG_FLOOR) / total_held)
+        else:
+            territories, log_territories = _share(held[p], total_held, in_count)
+        if total_stacks > 0:
+            a = stacks[p]
+            army, log_armies = a / total_stacks, log((a if a > LOG_FLOOR else LOG_FLOOR) / total_stacks)
+        else:
+            army, log_armies = _share(stacks[p], total_stacks, in_count)
+        if total_income > 0:
+            i = incomes[p]
+            earned, log_income = i / total_income, log((i if i > LOG_FLOOR else LOG_FLOOR) / total_income)
+        else:
+            earned, log_income = _share(incomes[p], total_income, in_count)
+        waiting = (order.index(p) - start) % count if start >= 0 else 0
         rows.append(
             [
                 territories,
                 army,
                 earned,
-                *logs,
-                terms.exposure[p] / total_held,
-                terms.kept[p] / mean_income,
+                log_territories,
+                log_armies,
+                log_income,
+                exposure[p] / total_held,
+                kept[p] / mean_income,
                 cards[p] * unit / mean_income,
                 1.0 if p == mover else 0.0,
-                waiting / len(order),
-                *(x * late for x in logs),
+                waiting / count,
+                log_territories * late,
+                log_armies * late,
+                log_income * late,
             ]
         )
     return rows
