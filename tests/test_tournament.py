@@ -98,6 +98,7 @@ def test_by_seat_on_a_fixed_seed_and_the_seat_is_the_order_of_play():
             final = record.final
             first = record.snapshots[0]["player"]  # who took player-turn 1
             assert record.snapshots[0]["turn"] == 1
+            assert record.snapshots[1]["player"] == 1 - first  # and seat 1 took player-turn 2
             for seat in range(2):
                 player = (first + seat) % 2
                 games, wins = tally.get((seated[player].name, seat), (0, 0))
