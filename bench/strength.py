@@ -18,8 +18,9 @@ in every game, so a seat's game count varies around its share), the games
 stopped by the turn cap (``--max-turns``, counted as draws: no one won them),
 and the wall time per game.  Agents slower than ``SLOW_RATE`` player-turns per
 second (measured on a short game first, or named with ``--slow``) play
-``--slow-games`` games per pairing instead of ``--games``: their intervals
-are wider, and the table prints them.  ``--quick`` plays few games, and slow
+``--slow-games`` games per pairing instead of ``--games`` (``--slow-games-4``
+in four-player games, where three copies of a slow agent make a game cost
+minutes): their intervals are wider, and the table prints them.  ``--quick`` plays few games, and slow
 agents in two-player games only.
 
 Every pairing has its own seed, made from ``--seed`` and the pairing's
@@ -137,6 +138,7 @@ def strength(
     slow_games: int,
     slow: set[str],
     *,
+    slow_games_4: int | None = None,
     preset: str,
     seed: int,
     jobs: int,
@@ -152,7 +154,10 @@ def strength(
             is_slow = bool(slow & set(pair))
             if is_slow and quick and players > 2:
                 continue
-            count = max(players, slow_games if is_slow else games)
+            count = games
+            if is_slow:
+                count = slow_games if players == 2 or slow_games_4 is None else slow_games_4
+            count = max(players, count)  # at least one game per rotation
             start = time.perf_counter()
             rows += play(players, pair, count, preset, seed, jobs, max_turns)
             if progress:
@@ -232,6 +237,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
     parser.add_argument("--slow-games", type=int, help="games per pairing with a slow agent (default a quarter)")
+    parser.add_argument(
+        "--slow-games-4", type=int, help="games per 4-player pairing with a slow agent (default --slow-games)"
+    )
     parser.add_argument("--quick", action="store_true", help="few games; slow agents in 2-player games only")
     parser.add_argument("--agents", help="comma-separated names (default every agent of riskmath.agents.AGENTS)")
     parser.add_argument("--slow", help="comma-separated names of slow agents (default: measured)")
@@ -256,8 +264,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--players takes 2 and 4, got {args.players!r}")
     games = 12 if args.quick else args.games
     slow_games = 2 if args.quick else (args.slow_games if args.slow_games is not None else max(1, games // 4))
-    if games < 1 or slow_games < 1 or args.max_turns < 1 or args.seed < 0:
-        parser.error("--games, --slow-games and --max-turns must be positive, --seed not negative")
+    slow_games_4 = None if args.quick else args.slow_games_4
+    if games < 1 or slow_games < 1 or (slow_games_4 or 1) < 1 or args.max_turns < 1 or args.seed < 0:
+        parser.error("--games, --slow-games, --slow-games-4 and --max-turns must be positive, --seed not negative")
     jobs = max(1, min(args.jobs, os.cpu_count() or 1))
     if args.slow is not None:
         slow = set(filter(None, args.slow.split(",")))
@@ -274,6 +283,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"rules {args.preset}, cap {args.max_turns} player-turns (capped games are draws), seed {args.seed}, "
         f"{games} games per pairing, {slow_games} with a slow agent ({', '.join(sorted(slow)) or 'none'})"
+        + (f", {slow_games_4} in 4-player games" if slow_games_4 is not None else "")
         + ("; --quick: slow agents in 2-player games only" if args.quick else "")
     )
     start = time.perf_counter()
@@ -283,6 +293,7 @@ def main(argv: list[str] | None = None) -> None:
         games,
         slow_games,
         slow,
+        slow_games_4=slow_games_4,
         preset=args.preset,
         seed=args.seed,
         jobs=jobs,
@@ -301,8 +312,10 @@ def main(argv: list[str] | None = None) -> None:
             f"   {command.strip()}",
             "",
             f"Rules ``{args.preset}``; {games} games per pairing, {slow_games} for pairings with a slow agent "
-            f"({', '.join(f'``{name}``' for name in sorted(slow)) or 'none'}); games capped at {args.max_turns} "
-            f"player-turns (a capped game is a draw, in the column *capped*); root seed {args.seed}.",
+            f"({', '.join(f'``{name}``' for name in sorted(slow)) or 'none'})"
+            + (f", {slow_games_4} in four-player games" if slow_games_4 is not None else "")
+            + f"; games capped at {args.max_turns} player-turns (a capped game is a draw, in the column *capped*); "
+            f"root seed {args.seed}.",
         ]
         Path(args.out).write_text(as_rst(rows, preamble))
         print(f"wrote {args.out}")

@@ -77,6 +77,8 @@ def test_slow_agents_play_fewer_games_and_quick_keeps_them_to_two_players(streng
     common = {"preset": "us_1993", "seed": 1, "jobs": 1, "max_turns": 40, "progress": False}
     rows = strength.strength(["random", "aggressive"], [2, 4], 8, 2, {"random"}, quick=False, **common)
     assert [(r.players, r.games) for r in rows] == [(2, 2), (2, 2), (4, 4), (4, 4)]  # at least one per seat
+    rows = strength.strength(["random", "aggressive"], [2, 4], 8, 3, {"random"}, slow_games_4=5, quick=False, **common)
+    assert [(r.players, r.games) for r in rows] == [(2, 3), (2, 3), (4, 5), (4, 5)]
     rows = strength.strength(["random", "aggressive"], [2, 4], 8, 2, {"random"}, quick=True, **common)
     assert [(r.players, r.games) for r in rows] == [(2, 2), (2, 2)]
 
