@@ -83,14 +83,18 @@ def test_slow_agents_play_fewer_games_and_quick_keeps_them_to_two_players(streng
     assert [(r.players, r.games) for r in rows] == [(2, 2), (2, 2)]
 
 
-def test_an_agent_registered_later_is_in_the_table(strength, monkeypatch, capsys):
+def test_an_agent_registered_later_is_in_the_table(strength, capsys):
     class Steady(AggressiveAgent):
         name = "steady"
 
-    monkeypatch.setitem(AGENTS, "steady", Steady)
-    monkeypatch.delitem(AGENTS, "odds")
-    monkeypatch.delitem(AGENTS, "search")
-    strength.main(["--games", "2", "--players", "2", "--max-turns", "30", "--slow", ""])
+    kept = dict(AGENTS)  # restored as it was, in its order (make_agent's doctest lists the names in order)
+    try:
+        del AGENTS["odds"], AGENTS["search"]  # (fast agents only)
+        AGENTS["steady"] = Steady
+        strength.main(["--games", "2", "--players", "2", "--max-turns", "30", "--slow", ""])
+    finally:
+        AGENTS.clear()
+        AGENTS.update(kept)
     rows = [line.split()[:2] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
     assert ["steady", "random"] in rows
     assert ["aggressive", "steady"] in rows
