@@ -2,9 +2,12 @@
 
 Run with ``make bench`` (or ``python bench/run.py [--quick]``).  Each line
 prints the best of several repeats for both sides and their ratio; the
-targets are those of the issue that introduced each capability; the last
-lines, start-up times of fresh processes, are medians (bench/imports.py).
-Nothing here asserts on time: the figures are for people (see bench/README.md).
+targets are those of the issue that introduced each capability; then
+come start-up times of fresh processes, medians (bench/imports.py), and
+last the short version of the strength table (``bench/strength.py --quick``,
+a minute or less: a handful of games per pairing, so the intervals are wide;
+the full table is in the docs).  Nothing here asserts on time: the figures
+are for people (see bench/README.md).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import baselines
 import imports
 import odds_speed
+import strength
 
 import riskmath as rm
 from riskmath.odds.battles import clear_battle_cache
@@ -352,6 +356,8 @@ def main(argv: list[str] | None = None) -> None:
     rules_engine(4 if args.quick else 12, args.quick)
     envs_speed(3 if args.quick else 8)
     imports.report(repeat)  # start-up: fresh processes, medians (bench/imports.py)
+    print()
+    strength.main(["--quick"])  # every agent against every other, a few games each (bench/strength.py)
 
 
 if __name__ == "__main__":

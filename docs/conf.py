@@ -24,7 +24,7 @@ plot_html_show_source_link = False
 plot_html_show_formats = False
 plot_formats = [("png", 100)]
 
-exclude_patterns = ["_build", "jupyter_execute"]
+exclude_patterns = ["_build", "jupyter_execute", "strength_table.rst"]  # included by strategy.rst
 html_theme = "pydata_sphinx_theme"
 html_title = f"riskmath {version}"
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}

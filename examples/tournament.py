@@ -86,7 +86,7 @@ def main() -> None:
     shown = table.assign(
         win_rate=table["win_rate"].map("{:.0%}".format),
         ci95=[f"{low:.0%}-{high:.0%}" for low, high in zip(table["ci_low"], table["ci_high"], strict=True)],
-    ).drop(columns=["ci_low", "ci_high"])
+    ).drop(columns=["ci_low", "ci_high", "seconds_per_game"])  # wall time: not the same from run to run
     print(shown.to_string(index=False))
 
 

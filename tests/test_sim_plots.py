@@ -200,3 +200,11 @@ def test_not_a_dataframe_or_empty(simulated):
         tournament([1, 2, 3])
     with pytest.raises(InvalidArgumentError, match="no rows"):
         tournament(simulated.iloc[:0])
+
+
+def test_tournament_table_by_seat_names_the_seats():
+    seats = play_tournament(rm.Game(2, max_turns=30), [[RandomAgent(), AggressiveAgent()]], 2, seed=1, by_seat=True)
+    assert (seats["games"] == 0).any()  # a seat never held: a NaN rate, drawn as no bar
+    (ax,) = tournament(seats)
+    labels = [label.get_text() for label in ax.get_yticklabels()]
+    assert labels == ["random, seat 0", "random, seat 1", "aggressive, seat 0", "aggressive, seat 1"]

@@ -41,13 +41,83 @@ def test_wilson_interval_bad_arguments():
 def test_rotations_and_columns():
     table = tournament(rm.Game(3, max_turns=40), [[AggressiveAgent(), RandomAgent(), RandomAgent()]], 7, seed=2)
     assert list(table.columns) == [
-        "lineup", "agent", "seats", "games", "wins", "draws", "win_rate", "ci_low", "ci_high",
+        "lineup", "agent", "seats", "games", "wins", "draws", "win_rate", "ci_low", "ci_high", "seconds_per_game",
     ]  # fmt: skip
     assert table["lineup"].tolist() == ["aggressive,random,random"] * 2
     assert table["seats"].tolist() == [1, 2]
     assert table["wins"].sum() + table["draws"].iloc[0] == 7
+    # One wall time per line-up, on each of its rows; everything else is reproducible.
+    assert table["seconds_per_game"].nunique() == 1
+    assert 0 < table["seconds_per_game"].iloc[0] < 60
     again = tournament(rm.Game(3, max_turns=40), [[AggressiveAgent(), RandomAgent(), RandomAgent()]], 7, seed=2)
-    assert table.equals(again)
+    assert table.drop(columns="seconds_per_game").equals(again.drop(columns="seconds_per_game"))
+
+
+def test_by_seat_rows_add_up_to_the_table_without_them():
+    game = rm.Game(3, max_turns=40)
+    lineups = [[AggressiveAgent(), RandomAgent(), RandomAgent()], [RandomAgent(), AggressiveAgent(), OddsAgent()]]
+    table = tournament(game, lineups, 8, seed=4)
+    seats = tournament(game, lineups, 8, seed=4, by_seat=True)
+    assert list(seats.columns) == [
+        "lineup", "agent", "seats", "seat", "games", "wins", "draws", "win_rate", "ci_low", "ci_high",
+        "seconds_per_game",
+    ]  # fmt: skip
+    assert len(seats) == 3 * (2 + 3)  # one row per line-up, agent and seat
+    summed = seats.groupby(["lineup", "agent"], sort=False)[["games", "wins", "draws"]].sum().reset_index()
+    assert summed["wins"].tolist() == table["wins"].tolist()
+    assert summed["games"].tolist() == (table["games"] * table["seats"]).tolist()
+    assert summed["draws"].tolist() == (table["draws"] * table["seats"]).tolist()
+    # Each game fills every seat once: per line-up and seat, the agents' games add up to the line-up's.
+    assert (seats.groupby(["lineup", "seat"])["games"].sum() == 8).all()
+    held = seats[seats["games"] > 0]
+    assert ((held["wins"] / held["games"]) == held["win_rate"]).all()
+    assert ((held["ci_low"] <= held["win_rate"]) & (held["win_rate"] <= held["ci_high"])).all()
+    # A line-up's wall time, shared among its games: every seat's rows add up to the same total.
+    for _, rows in seats.groupby("lineup"):
+        spent = (rows["seconds_per_game"].fillna(0) * rows["games"]).groupby(rows["seat"]).sum()
+        assert spent.to_numpy() == pytest.approx([spent.iloc[0]] * 3)
+        assert spent.iloc[0] > 0
+
+
+def test_by_seat_on_a_fixed_seed_and_the_seat_is_the_order_of_play():
+    """Exact values of a small two-player table, and each game's seat 0 is the player who moved first."""
+    import numpy as np
+
+    game = rm.Game(2, max_turns=150)
+    agents = [AggressiveAgent(), RandomAgent()]
+    seats = tournament(game, [agents], 6, seed=5, by_seat=True)
+    assert seats[["agent", "seat", "games", "wins", "draws"]].values.tolist() == EXACT_BY_SEAT
+    assert seats["seats"].tolist() == [1, 1, 1, 1]
+    # The same games played one by one: who took the first turn, and who won, seat by seat.
+    streams = np.random.SeedSequence(5).generate_state(2, dtype=np.uint32)
+    tally = {}
+    for shift, stream in enumerate(streams):
+        seated = [agents[(seat + shift) % 2] for seat in range(2)]
+        for seed in rm.simulate(game, seated, 3, seed=int(stream))["seed"]:
+            record = rm.play(game, seated, int(seed))
+            final = record.final
+            first = record.snapshots[0]["player"]  # who took player-turn 1
+            assert record.snapshots[0]["turn"] == 1
+            assert record.snapshots[1]["player"] == 1 - first  # and seat 1 took player-turn 2
+            for seat in range(2):
+                player = (first + seat) % 2
+                games, wins = tally.get((seated[player].name, seat), (0, 0))
+                tally[seated[player].name, seat] = (games + 1, wins + (final.winner == player))
+    assert [list(tally[a, s]) for a, s in seats[["agent", "seat"]].values.tolist()] == seats[
+        ["games", "wins"]
+    ].values.tolist()
+
+
+def test_by_seat_with_a_seat_never_held():
+    """Two games, two rotations: an agent may miss a seat; its row says so instead of failing."""
+    seats = tournament(rm.Game(2, max_turns=30), [[RandomAgent(), AggressiveAgent()]], 2, seed=1, by_seat=True)
+    assert (seats.groupby("agent")["games"].sum() == 2).all()
+    empty = seats[seats["games"] == 0]
+    assert len(empty) == 2  # on this seed the first player was the same player in both games
+    assert empty["win_rate"].isna().all()
+    assert (empty["ci_low"] == 0.0).all()
+    assert (empty["ci_high"] == 1.0).all()
+    assert empty["seconds_per_game"].isna().all()
 
 
 def test_bad_arguments():
@@ -58,6 +128,11 @@ def test_bad_arguments():
         tournament(game, [], 4)
     with pytest.raises(InvalidArgumentError, match="n_games must be at least the number of rotations"):
         tournament(game, [[RandomAgent(), RandomAgent()]], 1)
+    with pytest.raises(InvalidArgumentError, match="by_seat must be True or False, got 1"):
+        tournament(game, [[RandomAgent(), RandomAgent()]], 2, by_seat=1)
+
+
+EXACT_BY_SEAT = [["aggressive", 0, 2, 2, 0], ["aggressive", 1, 4, 4, 0], ["random", 0, 4, 0, 0], ["random", 1, 2, 0, 0]]
 
 
 def share(table, agent):

@@ -235,6 +235,8 @@ def _tournament_bars(results: pd.DataFrame, ax: Axes) -> None:
         f"{agent} ({lineup})" if several else str(agent)
         for agent, lineup in zip(results["agent"], lineups, strict=True)
     ]
+    if "seat" in results.columns:  # a table by seat (tournament(..., by_seat=True)): seat 0 moves first
+        labels = [f"{label}, seat {seat}" for label, seat in zip(labels, results["seat"], strict=True)]
     rates, lows, highs = (results[name].astype(float).tolist() for name in ("win_rate", "ci_low", "ci_high"))
     _rate_bars(ax, labels, rates, lows, highs)
     games = results["games"].iloc[0] if "games" in results.columns and results["games"].nunique() == 1 else None

@@ -3,13 +3,16 @@
 :func:`tournament` plays each line-up in every rotation of the seats (so
 that no agent keeps the advantage or handicap of a seat) through
 :func:`riskmath.simulate`, and tabulates, per line-up and agent, the share
-of games won with a Wilson score interval.  Everything is reproducible from
-``seed``, with any ``n_jobs`` or executor.
+of games won with a Wilson score interval, and the wall time per game;
+``by_seat=True`` splits each agent's games by its seat in the order of play.
+Everything but the times is reproducible from ``seed``, with any ``n_jobs``
+or executor.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
@@ -74,8 +77,9 @@ def tournament(
     executor: Executor | None = None,
     confidence: float = 0.95,
     move_time: float | None = None,
+    by_seat: bool = False,
 ) -> pd.DataFrame:
-    """Play every line-up ``n_games`` times, rotating the seats, and tabulate wins per agent.
+    """Play every line-up ``n_games`` times, rotating the seats, and tabulate wins per agent (or per seat).
 
     Parameters
     ----------
@@ -96,6 +100,9 @@ def tournament(
     move_time : float, optional
         The most seconds an agent may take over one decision, as in
         :func:`riskmath.simulate`; None (the default) for no limit.
+    by_seat : bool, default False
+        One row per line-up, agent and seat instead of per line-up and
+        agent (see Returns).
 
     Returns
     -------
@@ -103,7 +110,24 @@ def tournament(
         One row per line-up and agent name: ``lineup`` (the names, comma
         separated, in the first rotation's seat order), ``agent``, ``seats``
         (how many seats it holds), ``games``, ``wins``, ``draws``,
-        ``win_rate``, ``ci_low`` and ``ci_high``.
+        ``win_rate``, ``ci_low``, ``ci_high`` and ``seconds_per_game`` (the
+        wall time of the line-up's games divided by their number: with
+        ``n_jobs`` above 1 the games overlap, so it is the time per game of
+        the whole pool, not of one game).
+
+        With ``by_seat=True``, one row per line-up, agent and seat, the
+        column ``seat`` after ``seats``: the seat in the order of play, 0
+        for the player who takes the first turn (drawn at random in each
+        game, as the rules say), 1 for the next and so on; the neutral of a
+        two-player game is not a seat.  ``games`` counts the games the agent
+        played from that seat (a line-up holding an agent twice counts each
+        of its seats), ``wins`` and ``draws`` are among those games, the
+        interval is that of ``wins`` of ``games``, and ``seconds_per_game``
+        shares each rotation's wall time equally among its games.  A seat
+        the agent never held has ``games`` 0, ``win_rate`` NaN and the
+        interval [0, 1].  Summed over the seats, ``games`` is ``n_games``
+        times ``seats`` and ``wins`` is the agent's wins of the table without
+        ``by_seat``.
 
     Raises
     ------
@@ -122,6 +146,11 @@ def tournament(
     [['aggressive', 1, 4], ['random', 1, 4]]
     >>> bool((table["ci_low"] <= table["win_rate"]).all() and (table["win_rate"] <= table["ci_high"]).all())
     True
+    >>> seats = tournament(Game(2, max_turns=150), [[AggressiveAgent(), RandomAgent()]], 4, seed=1, by_seat=True)
+    >>> seats[["agent", "seat"]].values.tolist()
+    [['aggressive', 0], ['aggressive', 1], ['random', 0], ['random', 1]]
+    >>> seats.groupby("agent")["wins"].sum().tolist() == table["wins"].tolist()
+    True
     """
     import pandas as pd
 
@@ -135,33 +164,101 @@ def tournament(
             raise InvalidArgumentError(f"a line-up needs one agent per player ({players}), got {len(lineup)}")
     if n < players:
         raise InvalidArgumentError(f"n_games must be at least the number of rotations ({players}), got {n_games}")
+    if not isinstance(by_seat, bool):
+        raise InvalidArgumentError(f"by_seat must be True or False, got {by_seat!r}")
     streams = np.random.SeedSequence(seed).generate_state(len(lineups) * players, dtype=np.uint32)
     rows = []
     for index, lineup in enumerate(lineups):
         names = [agent.name for agent in lineup]
-        wins = dict.fromkeys(names, 0)
+        # Per (agent, seat in the order of play): games, wins, draws, seconds; seat None for all of them.
+        tally: dict[tuple[str, int | None], list[float]] = {}
+        for name in names:
+            for seat in [None, *range(players)] if by_seat else [None]:
+                tally[name, seat] = [0, 0, 0, 0.0]
         draws = 0
+        elapsed = 0.0
         for shift in range(players):
             count = n // players + (1 if shift < n % players else 0)
             seated = [lineup[(seat + shift) % players] for seat in range(players)]
             stream = int(streams[index * players + shift])
+            start = time.perf_counter()
             table = simulate(game, seated, count, seed=stream, n_jobs=n_jobs, executor=executor, move_time=move_time)
+            spent = time.perf_counter() - start
+            elapsed += spent
             draws += int(table["draw"].sum())
             for winner in table["winner"].dropna():
-                wins[seated[int(winner)].name] += 1
+                tally[seated[int(winner)].name, None][1] += 1
+            if by_seat:
+                for seed_k, winner, drawn in zip(table["seed"], table["winner"], table["draw"], strict=True):
+                    first = _first_player(game, int(seed_k))
+                    for seat in range(players):
+                        player = (first + seat) % players
+                        counts = tally[seated[player].name, seat]
+                        counts[0] += 1
+                        counts[1] += int(winner is not pd.NA and int(winner) == player)
+                        counts[2] += int(bool(drawn))
+                        counts[3] += spent / count
         for name in dict.fromkeys(names):
-            low, high = wilson_interval(wins[name], n, confidence)
-            rows.append(
-                {
-                    "lineup": ",".join(names),
-                    "agent": name,
-                    "seats": names.count(name),
-                    "games": n,
-                    "wins": wins[name],
-                    "draws": draws,
-                    "win_rate": wins[name] / n,
-                    "ci_low": low,
-                    "ci_high": high,
-                }
-            )
+            wins = int(tally[name, None][1])
+            if not by_seat:
+                rows.append(
+                    _row(",".join(names), name, names.count(name), None, n, wins, draws, elapsed / n, confidence)
+                )
+                continue
+            for seat in range(players):
+                games, won, drawn, seconds = tally[name, seat]
+                rows.append(
+                    _row(
+                        ",".join(names),
+                        name,
+                        names.count(name),
+                        seat,
+                        int(games),
+                        int(won),
+                        int(drawn),
+                        seconds / games if games else math.nan,
+                        confidence,
+                    )
+                )
     return pd.DataFrame(rows)
+
+
+def _first_player(game: Game, seed: int) -> int:
+    """The player who takes the first turn of the game :func:`riskmath.simulate` plays on ``seed``.
+
+    That game starts from ``game.new_initial_state(seed=seed,
+    auto_chance=True)``, whose chance nodes, the draw of the first player
+    among them, are resolved before anyone decides.
+    """
+    first = game.new_initial_state(seed=seed, auto_chance=True).position.first
+    if not 0 <= first < game.players:  # pragma: no cover - every rule set draws the first player at the start
+        raise InvalidArgumentError(f"the first player of the game on seed {seed} is not drawn at the start")
+    return int(first)
+
+
+def _row(
+    lineup: str,
+    name: str,
+    seats: int,
+    seat: int | None,
+    games: int,
+    wins: int,
+    draws: int,
+    seconds: float,
+    confidence: float,
+) -> dict[str, Any]:
+    """One row of the table (with ``seat`` unless it is None); a row of no games has a NaN rate and [0, 1]."""
+    low, high = wilson_interval(wins, games, confidence) if games else (0.0, 1.0)
+    row: dict[str, Any] = {"lineup": lineup, "agent": name, "seats": seats}
+    if seat is not None:
+        row["seat"] = seat
+    row.update(
+        games=games,
+        wins=wins,
+        draws=draws,
+        win_rate=wins / games if games else math.nan,
+        ci_low=low,
+        ci_high=high,
+        seconds_per_game=seconds,
+    )
+    return row
