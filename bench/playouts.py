@@ -23,7 +23,7 @@ import riskmath as rm
 from riskmath.agents import AGENTS, make_agent
 
 #: The agents to time by their names in ``riskmath.agents.AGENTS``; names not (yet) there are skipped.
-AGENT_NAMES = ("random", "aggressive", "odds", "search")
+AGENT_NAMES = ("random", "aggressive", "odds", "search", "planner")
 
 
 def available(names: tuple[str, ...] = AGENT_NAMES) -> list[str]:

@@ -202,6 +202,13 @@ def rules_engine(games: int, quick: bool) -> None:
             print(
                 f"{label:<50} {ratio:9.3f} ({odds:.0f} v {aggressive:.0f} player-turns/s)   (target >= 0.2: {verdict})"
             )
+    if "planner" in playouts.available():
+        # Issue 20, part 1: the planner at least 200 player-turns/s on one core (self-play, warm, the better of two).
+        for players in (2, 4):
+            rate = max(playouts.steady_rate("planner", players, budget=1.0 if quick else 3.0) for _ in range(2))
+            label = f"simulate: planner, {players} players (warm)"
+            verdict = f"   (target >= 200: {'met' if rate >= 200 else 'NOT met'})" if players == 2 else ""
+            print(f"{label:<50} {rate:9.0f} player-turns/s (CPU){verdict}")
     for name, players, n in (("aggressive", 4, 60 if quick else 160), ("random", 4, 6 if quick else 16)):
         one, two, turns = playouts.scaling(name, players, n)
         label = f"simulate n_jobs=2 v 1: {name}, {players} players ({n} games)"
