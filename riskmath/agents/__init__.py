@@ -64,7 +64,7 @@ AGENTS: dict[str, type] = {
 
 
 def make_agent(name: str) -> Any:
-    """The built-in agent called ``name`` (a key of :data:`AGENTS`: ``"planner"``, ``"odds"``, ...), with defaults.
+    """The built-in agent called ``name`` (a key of ``AGENTS``: ``"planner"``, ``"odds"``, ...), with defaults.
 
     Raises
     ------
