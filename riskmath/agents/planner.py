@@ -22,22 +22,27 @@ scores below one that waits.
   times the value of the route's source left with one army; a single attack
   as below.  The best candidate is placed.
 - **Attack.** The candidates are ending the attacks and the
-  ``attack_candidates`` blitzes with the best odds (with the next step of a
-  planned route among them).  A blitz is worth ``p * value(won) + (1 - p) *
+  ``attack_candidates`` blitzes with the best odds, at least 10 % to win
+  (with the next step of a planned route among them).  A blitz is worth ``p * value(won) + (1 - p) *
   value(lost)``: won, the expected survivors move in (all of them when the
   source has no other rival neighbor, else half); lost, the source keeps
   one army and the defender its expected survivors.  A first capture of the
   turn also earns a card, and taking a player's last territory its cards.
   The blitz worth most is made if it is worth more than stopping.
 - **Occupy.** The least, the most, the middle and the odds agent's number of
-  armies are weighed; the best moves in.
+  armies are weighed; the best moves in.  Where only one of the two
+  territories borders a rival still in the game, everything goes there
+  (the estimate prefers it: the other cannot fall) without asking.
 - **Fortify.** Every move of all but one army, or of half, from the six
-  biggest stacks to any territory the rules let them reach is weighed
-  against not moving.
+  biggest stacks to any territory the rules let them reach that borders a
+  rival is weighed against not moving.
+- **Estimate.** By default the ``"odds"`` line-up variant (``lineup=``),
+  whose weights change with the rules.
 - **Set-up and defence** are the odds agent's.
 
 About sixty estimates per player-turn (each a few tens of microseconds)
-keep it within a small factor of the odds agent's speed; ``budget`` buys a
+keep it above 200 two-player player-turns a second on one core, about a
+fifth of the odds agent's rate; ``budget`` buys a
 stronger, slower setting: a Monte Carlo check
 (:class:`~riskmath.agents.SearchAgent`, common random numbers, rollouts
 played by odds agents) of its reinforcement, attack and fortification
