@@ -78,3 +78,13 @@ def test_tournament_example(tmp_path, monkeypatch, capsys):
     assert rows[6][:5] == ["2", "search,odds", "search", "1", "2"]
     assert all(row[-1].count("-") == 1 and row[-2].endswith("%") for row in rows)
     assert not any(tmp_path.iterdir())
+
+
+def test_planner_example(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["planner.py", "--games", "4"])
+    runpy.run_path(str(EXAMPLES / "planner.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "player-turn 10: player 1 places 12 armies" in out  # after the trade of a set (seed 4)
+    assert out.count("  all 12 on ") == 5
+    assert "the planner (placement and the attack it plans, weighed together): PlaceArmies(" in out
+    assert "planner v odds agent, 4 two-player games:" in out
