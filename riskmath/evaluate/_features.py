@@ -217,9 +217,9 @@ def board_terms(game: GameContext, owners: Sequence[int], armies: Sequence[int],
     reinforcements = game.rules.reinforcements
     incomes = [reinforcements(held[p]) if alive[p] else 0 for p in range(players)]
     for bonus, members in game.continents:
-        first = owners[next(iter(members))]
-        if 0 <= first < players and alive[first] and all(owners[t] == first for t in members):
-            incomes[first] += bonus
+        holder = _holder(game, owners, members, alive)
+        if holder >= 0:
+            incomes[holder] += bonus
     grid = small_battles(game.rules.combat)  # win_probability of up to 32 a side, read without a call
     falls = [_fall(game, owners, armies, alive, incomes, t, grid) for t in range(len(owners))]
     exposure = [0.0] * players
