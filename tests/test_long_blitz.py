@@ -10,7 +10,8 @@ import pytest
 from test_simulate import blitz_state
 
 import riskmath as rm
-from riskmath.game.chance import LONG_BLOCK, ROLL_BLOCK, _block, _long_block
+from riskmath.game import chance
+from riskmath.game.chance import HUGE_BLOCK, LONG_BLOCK, ROLL_BLOCK, _block, _huge_block, _long_block
 
 
 def exact_block(combat: rm.CombatRules, rolls: int) -> list[Fraction]:
@@ -58,6 +59,62 @@ def test_long_block_has_the_moments_of_its_rolls():
     assert mean == pytest.approx(LONG_BLOCK * mu, rel=1e-12)
     assert second - mean * mean == pytest.approx(LONG_BLOCK * var, rel=1e-9)
     assert _block(combat)[1] == 2 * ROLL_BLOCK
+
+
+def one_roll_moments(combat: rm.CombatRules) -> tuple[float, float]:
+    """Mean and variance of the attacker's losses in one roll of the most dice, from the exact odds."""
+    one = exact_block(combat, 1)
+    mu = sum(k * p for k, p in enumerate(one))
+    return float(mu), float(sum(k * k * p for k, p in enumerate(one)) - mu * mu)
+
+
+@pytest.mark.parametrize(
+    "combat",
+    [rm.CombatRules(), rm.CombatRules(defender_max_dice=3), rm.CombatRules(1, 1, 7, 6, ties="attacker")],
+)
+def test_huge_blocks_are_the_exact_convolution_without_their_far_tails(combat):
+    # The same squaring, trimmed, from a base of 16 rolls to 64 rolls, against the exact distribution.
+    cumulative, low, span = _huge_block(combat, 64, 16)
+    exact = exact_block(combat, 64)
+    assert span == len(exact) - 1
+    assert sum(exact[:low]) < 1e-35  # only far tails left out
+    assert sum(exact[low + len(cumulative) :]) < 1e-35
+    running = sum(exact[:low], Fraction(0))
+    for got, p in zip(cumulative, exact[low:], strict=False):
+        running += p
+        assert got == pytest.approx(float(running), abs=1e-14)
+    assert cumulative[-1] == 1.0
+
+
+@pytest.mark.parametrize("combat", [rm.CombatRules(), rm.CombatRules(defender_max_dice=3)])
+def test_huge_block_has_the_moments_of_its_rolls(combat):
+    # A million rolls: mean n * mu and variance n * sigma^2, as the sum of independent rolls must have.
+    cumulative, low, span = _huge_block(combat)
+    assert span == HUGE_BLOCK * min(combat.attacker_max_dice, combat.defender_max_dice)
+    assert len(cumulative) < span / 50  # the far tails are dropped: some thirty standard deviations are kept
+    pmf = [cumulative[0]] + [b - a for a, b in itertools.pairwise(cumulative)]
+    mean = sum((low + k) * p for k, p in enumerate(pmf))
+    second = sum((low + k - mean) ** 2 * p for k, p in enumerate(pmf))
+    mu, var = one_roll_moments(combat)
+    assert mean == pytest.approx(HUGE_BLOCK * mu, rel=1e-12)
+    assert second == pytest.approx(HUGE_BLOCK * var, rel=1e-9)
+
+
+def test_a_blitz_of_a_billion_a_side_takes_hundreds_of_draws(monkeypatch):
+    # Huge blocks first, then long ones, then blocks of 16 rolls, then single rolls: each level stops within its
+    # own span of the edge, so a billion a side is some 500 + 256 + 256 + 64 draws (it was 250,000 long blocks).
+    draws = 0
+    real_step = chance.step
+
+    def counted(state: int) -> tuple[int, int]:
+        nonlocal draws
+        draws += 1
+        return real_step(state)
+
+    monkeypatch.setattr(chance, "step", counted)
+    outcome = blitz_state(10**9 - 1, 10**9).sample_chance()
+    assert outcome.defenders_left == 0 or outcome.attackers_left == 0
+    assert 100 < draws < 2000
 
 
 @pytest.mark.slow  # 1,500 draws of a 12,000-army blitz: about 5 s

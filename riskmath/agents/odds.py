@@ -188,9 +188,12 @@ class OddsAgent:
             held = owners.count(me)
         armies_on = owners_and_armies(state)[1]
         todo = [(t, k) for t, k in todo if room(game, pos, t)]  # capped territories take nothing
-        if not todo:  # everything planned is full: the territory with the most room (the fewest armies)
+        short = state.pool - sum(k for _, k in todo)
+        if short > 0:  # what was planned for full territories goes where there is most room (the fewest armies)
             mine = [t for t in range(len(armies_on)) if owners[t] == me]
-            todo = [(min(mine, key=lambda t: (armies_on[t], t)), state.pool)]
+            # (kept in the plan, which then still sums to the pool: left out, it made every later placement a
+            # replanning, so a pool of a billion under a cap of a billion was placed some armies at a time)
+            todo.append((min(mine, key=lambda t: (armies_on[t], t)), short))
         territory, planned = todo[0]
         space = room(game, pos, territory)
         armies = min(planned, state.pool, space)

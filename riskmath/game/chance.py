@@ -13,10 +13,11 @@ advancing it) and maps it to an outcome with exactly the distribution that
   of the whole battle (:meth:`Game.blitz_table`); one with more attackers is
   drawn in pieces from the table of :data:`TABLE_ATTACKERS` attackers (see
   :func:`battle`), and one with more defenders is rolled out (in blocks of
-  rolls where it can, of :data:`LONG_BLOCK` rolls in a battle of millions;
-  :func:`roll_out`) with a stream of numbers seeded by the generator's next
-  output (:func:`substream`).  A blitz of a billion armies a side is drawn
-  in about a second.  The tables stay few and
+  rolls where it can, of :data:`LONG_BLOCK` rolls in a battle of millions
+  and of :data:`HUGE_BLOCK` rolls in one of billions; :func:`roll_out`) with
+  a stream of numbers seeded by the generator's next output
+  (:func:`substream`).  A blitz of a billion armies a side is a few hundred
+  draws, about a millisecond.  The tables stay few and
   small: a simulation never builds the table of a battle of thousands of
   armies that it meets once.
 
@@ -250,8 +251,16 @@ def battle(game: GameContext, a: int, d: int, stop_at: int, x: float, rng: int) 
 ROLL_BLOCK = 16
 
 #: Rolls drawn at once in a huge battle (both sides clear of the edges by this many rolls' losses): a battle
-#: of a billion armies a side is some 10**5 draws instead of 10**8.
+#: of a million armies a side is some 10**2 draws instead of 10**5.
 LONG_BLOCK = 4096
+
+#: Rolls drawn at once in a battle of billions (both sides clear of the edges by this many rolls' losses): a
+#: battle of a billion armies a side is some 500 draws of these instead of 10**5 long blocks (half a second).
+HUGE_BLOCK = 1 << 20
+
+#: Losses whose probability in a huge block is below this share of the likeliest are left out of its table
+#: (tens of standard deviations out: they are never drawn, a uniform float having steps of 2**-53).
+HUGE_TAIL = 1e-40
 
 
 def _cumulative(weights: Sequence[int], scale: int) -> tuple[float, ...]:
@@ -310,16 +319,56 @@ def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[flo
     repeated squaring in float64 (``numpy.convolve``, every term positive,
     so the relative error stays within a few hundred ulps).
     """
+    cumulative = _long_pmf(combat, rolls).cumsum()
+    cumulative /= cumulative[-1]
+    return tuple(cumulative.tolist()), rolls * min(combat.attacker_max_dice, combat.defender_max_dice)
+
+
+@functools.cache
+def _long_pmf(combat: CombatRules, rolls: int) -> Any:
+    """The attacker's losses in ``rolls`` rolls of the most dice (a power of two), as a float64 array."""
     import numpy as np
 
-    weights, denominator, pairs = _roll_weights(combat)
+    weights, denominator, _ = _roll_weights(combat)
     pmf = np.array([weight / denominator for weight in weights])  # int / int: no overflow, correctly rounded
     done = 1
     while done < rolls:
         pmf = np.convolve(pmf, pmf)
         done *= 2
-    cumulative = np.cumsum(pmf) / pmf.sum()
-    return tuple(cumulative.tolist()), rolls * pairs
+    return pmf
+
+
+@functools.cache
+def _huge_block(
+    combat: CombatRules, rolls: int = HUGE_BLOCK, base: int = LONG_BLOCK
+) -> tuple[tuple[float, ...], int, int]:
+    """The attacker's losses in ``rolls`` rolls (a power of two times ``base``), without their far tails.
+
+    Returns ``(cumulative, low, span)``: entry ``i`` of ``cumulative`` is the
+    probability of losing at most ``low + i`` armies (of the ``span`` the
+    block removes).  Built from the :func:`_long_block` of ``base`` rolls by
+    repeated squaring (``numpy.convolve``: every term positive, so the
+    relative error stays small even in the tails), dropping after each the
+    losses below :data:`HUGE_TAIL` of the likeliest: their total is under
+    ``1e-35``, and the arrays stay some thirty standard deviations wide.
+    """
+    import numpy as np
+
+    pmf = _long_pmf(combat, base)
+    low = 0
+    done = base
+    while True:
+        keep = np.flatnonzero(pmf >= pmf.max() * HUGE_TAIL)
+        low += int(keep[0])
+        pmf = pmf[keep[0] : keep[-1] + 1]
+        if done >= rolls:
+            break
+        pmf = np.convolve(pmf, pmf)
+        low *= 2
+        done *= 2
+    cumulative = pmf.cumsum()
+    cumulative /= cumulative[-1]
+    return tuple(cumulative.tolist()), low, rolls * min(combat.attacker_max_dice, combat.defender_max_dice)
 
 
 def block_clearance(combat: CombatRules, stop_at: int) -> tuple[int, int]:
@@ -382,14 +431,25 @@ def roll_out(game: GameContext, a: int, d: int, stop_at: int, stream: int) -> Ba
     One number per roll, or per :data:`ROLL_BLOCK` rolls while both sides
     throw their most dice throughout the block (a battle of hundreds on
     each side is mostly blocks), or per :data:`LONG_BLOCK` rolls while both
-    sides are that far from the edges (a battle of millions).
+    sides are that far from the edges (a battle of millions), or per
+    :data:`HUGE_BLOCK` rolls (a battle of billions).
     """
     tables = game.roll_tables()
     most_a = len(tables) - 1
     most_d = len(tables[1]) - 1
     block, span = _block(game.rules.combat)
     clear_a, clear_d = block_clearance(game.rules.combat, stop_at)
-    long_span = span // ROLL_BLOCK * LONG_BLOCK  # the same for the long blocks, built only when needed
+    huge_span = span // ROLL_BLOCK * HUGE_BLOCK  # the same for the huge and long blocks, built only when needed
+    if a >= clear_a - span + huge_span and d >= clear_d - span + huge_span:
+        huge_block, low, _ = _huge_block(game.rules.combat)
+        top = len(huge_block) - 1
+        huge_a, huge_d = clear_a - span + huge_span, clear_d - span + huge_span
+        while a >= huge_a and d >= huge_d:
+            stream, z = step(stream)
+            lost = low + min(bisect_right(huge_block, (z >> 11) * UNIT), top)
+            a -= lost
+            d -= huge_span - lost
+    long_span = span // ROLL_BLOCK * LONG_BLOCK
     long_a, long_d = clear_a - span + long_span, clear_d - span + long_span
     if a >= long_a and d >= long_d:
         long_block, _ = _long_block(game.rules.combat)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from strategies import board_data, combat_rules
 
 import riskmath as rm
+from riskmath.agents import OddsAgent
 from riskmath.errors import BoardError, RiskmathError, RulesError
 from riskmath.game.cards import CARD_SYMBOLS, SetValues
 from riskmath.game.phase import Phase
@@ -284,3 +285,34 @@ def test_every_trade_down_ends(to, wilds, size, seed, data):
     assert state.phase is Phase.ATTACK
     hand_left = [game.cards[c] for c in state.cards(state.current_player)]
     assert len(hand_left) <= to or not rm.game.cards.has_set(hand_left)
+
+
+def test_the_odds_agent_places_a_pool_of_a_billion_beside_a_full_stack_in_a_few_actions():
+    # Found by the rules fuzzer (a search agent's rollout): the odds agent planned part of its pool for a territory
+    # already at the cap of 10**9, dropped that part when placing, and so replanned at every placement: a pool of a
+    # billion went out 7 or 8 armies at a time (it was still placing after 90,000 actions).  What a full territory
+    # cannot take now goes to the territory with the most room, and the plan still sums to the pool.
+    rules = rm.Rules(
+        min_reinforcement=10**9, max_armies_per_territory=10**9, two_player="none", combat=rm.CombatRules(3, 2, 2, 6)
+    )
+    names = [f"T{i}" for i in range(12)]
+    pairs = "11-3 1-5 1-6 1-2 2-7 6-8 0-1 2-3 5-7 2-4 6-7 0-5 11-8 4-6 2-9 10-4"
+    board = rm.Board.from_dict(
+        {
+            "name": "found",
+            "continents": [{"name": "All", "bonus": 0, "territories": names}],
+            "borders": [[f"T{a}", f"T{b}"] for a, b in (pair.split("-") for pair in pairs.split())],
+        }
+    )
+    owners = [3, 0, 0, 3, 3, 0, 0, 3, 3, 2, 1, 3]
+    armies = [10**9, 50_808_054, 1, 1, 1, 84_759_831, 1, 47_640_934, 1, 1, 1, 1]
+    state = rm.Game(4, rules, board, max_turns=20).position(
+        dict(zip(names, owners, strict=True)), dict(zip(names, armies, strict=True)), current_player=3, turn=5
+    )
+    assert state.pool == 10**9
+    agent, rng, actions = OddsAgent(), random.Random(0), 0
+    while state.phase is Phase.REINFORCE and actions < 50:
+        state = state.apply(agent.act(state, rng))
+        actions += 1
+    assert state.phase is Phase.ATTACK, f"still placing after {actions} actions, {state.pool} armies left"
+    assert state.armies("T0") == 10**9  # the full stack took nothing
