@@ -298,7 +298,7 @@ def test_an_illegal_id_raises_and_leaves_the_state():
         ({"max_turns": 0}, "max_turns must be >= 1, got 0"),
         ({"rules": "us_2525"}, "rules must be one of .*got 'us_2525'"),
         ({"board": "mars"}, "board must be .*got 'mars'"),
-        ({"board": "classic:Asia+Atlantis"}, "'Atlantis' is not a continent of 'classic'"),
+        ({"board": "classic:Asia+Atlantis"}, "'Atlantis' is not a continent of board 'classic'"),
         ({"board": "classic:Australia+Africa"}, "not connected"),
         ({"starting_armies": -1}, "starting_armies must be >= 0, got -1"),
         ({"starting_armies": 2, "board": SMALL}, "starting_armies"),  # too few for the territories dealt

@@ -83,8 +83,9 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         The 1993 US rules by default.
     max_turns : int or None, default 200
         The turn cap (player-turns): the episode is truncated there.
-    board : Board, optional
-        By default the board named by the rules.
+    board : Board or str, optional
+        By default the board named by the rules; a name is read by
+        :meth:`riskmath.Board.load` (e.g. ``"south_america_africa"``, a small board for learning).
     illegal_action : {"raise", "lose"}, default "raise"
         What an id outside the mask does (see the module docstring).
     render_mode : {None, "ansi"}
@@ -110,7 +111,7 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         seat: int = 0,
         rules: Rules | None = None,
         max_turns: int | None = 200,
-        board: Board | None = None,
+        board: Board | str | None = None,
         illegal_action: str = "raise",
         render_mode: str | None = None,
     ) -> None:

@@ -73,10 +73,9 @@ from riskmath.envs.observations import (
     observation_layout,
     observation_string,
 )
-from riskmath.errors import InvalidArgumentError
+from riskmath.errors import BoardError, InvalidArgumentError
 from riskmath.evaluate.estimate import victory_list
 from riskmath.game import Board, DrawCard, Game, GameState, Rules
-from riskmath.game.board import BOARDS
 
 __all__ = [
     "DEFAULTS",
@@ -142,46 +141,19 @@ def register() -> None:
 
 
 def _board(name: str, rules: Rules) -> Board:
-    """The board a ``board`` parameter names: the rules' own (``""``), a shipped board, or a shipped board cut
-    down to some of its continents (``"classic:South America+Africa"``)."""
+    """The board a ``board`` parameter names: the rules' own (``""``), or any name :meth:`Board.load` reads (a
+    shipped board, a small board for learning, or a shipped board cut down to some of its continents,
+    ``"classic:South America+Africa"``)."""
     if not isinstance(name, str):
         raise InvalidArgumentError(f"board must be a string, got {shown(name)}")
     if not name:
         return Board.load(rules.board)
-    base, colon, wanted = name.partition(":")
-    if base not in BOARDS:
+    try:
+        return Board.load(name)
+    except BoardError as error:
         raise InvalidArgumentError(
-            f"board must be '' (the rules' board), one of {', '.join(map(repr, BOARDS))}, or such a name "
-            f"followed by ':' and continents joined by '+' (e.g. 'classic:South America+Africa'), got {name!r}"
-        )
-    board = Board.load(base)
-    if not colon:
-        return board
-    continents = [part.strip() for part in wanted.split("+")]
-    unknown = [c for c in continents if c not in board.continents]
-    if unknown or not continents:
-        raise InvalidArgumentError(
-            f"board {name!r}: {', '.join(map(repr, unknown)) or 'no continent'} is not a continent of {base!r} "
-            f"(its continents are {', '.join(board.continents)})"
-        )
-    if len(set(continents)) != len(continents):
-        raise InvalidArgumentError(f"board {name!r} names a continent twice")
-    keep = {t for c in continents for t in board.continents[c].territories}
-    if not board.connected_within(keep):
-        raise InvalidArgumentError(f"board {name!r}: those continents are not connected to each other on {base!r}")
-    data = board.to_dict()
-    return Board.from_dict(
-        {
-            "name": f"{base}:{'+'.join(continents)}",
-            "description": f"the {', '.join(continents)} of the {base} board, with the borders between them",
-            "source": data["source"],
-            "territories": [t for t in data["territories"] if t in keep],
-            "continents": [c for c in data["continents"] if c["name"] in continents],
-            "borders": [pair for pair in data["borders"] if set(pair) <= keep],
-            "aliases": {alias: t for alias, t in data["aliases"].items() if t in keep},
-            "positions": {t: xy for t, xy in data["positions"].items() if t in keep},
-        }
-    )
+            f"board must be '' (the rules' board) or a name riskmath.Board.load reads, got {name!r}: {error}"
+        ) from None
 
 
 class _Setup:

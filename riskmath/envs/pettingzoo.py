@@ -88,7 +88,7 @@ __all__ = ["RiskAECEnv", "env", "raw_env"]
 _RENDER_MODES = ("ansi", "human")
 
 
-def make_game(players: int, rules: Rules | None, max_turns: int | None, board: Board | None) -> Game:
+def make_game(players: int, rules: Rules | None, max_turns: int | None, board: Board | str | None) -> Game:
     """The :class:`~riskmath.Game` an environment plays (checks every argument)."""
     players = check_int("players", players, minimum=2, maximum=6)
     if max_turns is not None:
@@ -146,7 +146,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         players: int = 3,
         rules: Rules | None = None,
         max_turns: int | None = 200,
-        board: Board | None = None,
+        board: Board | str | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -325,7 +325,7 @@ def raw_env(
     players: int = 3,
     rules: Rules | None = None,
     max_turns: int | None = 200,
-    board: Board | None = None,
+    board: Board | str | None = None,
     render_mode: str | None = None,
 ) -> RiskAECEnv:
     """The environment of :func:`env` without PettingZoo's order-enforcing wrapper (arguments as there)."""
@@ -336,7 +336,7 @@ def env(
     players: int = 3,
     rules: Rules | None = None,
     max_turns: int | None = 200,
-    board: Board | None = None,
+    board: Board | str | None = None,
     render_mode: str | None = None,
 ) -> Any:
     """A PettingZoo AEC environment playing RISK (see the module docstring), wrapped as PettingZoo's classic
@@ -351,8 +351,9 @@ def env(
     max_turns : int or None, default 200
         The turn cap (player-turns) after which every agent is truncated;
         None keeps the rules' own cap (none for most presets).
-    board : Board, optional
-        By default the board named by the rules.
+    board : Board or str, optional
+        By default the board named by the rules; a name is read by
+        :meth:`riskmath.Board.load` (e.g. ``"south_america_africa"``, a small board for learning).
     render_mode : {None, "ansi", "human"}
 
     Returns

@@ -96,6 +96,7 @@ __all__ = [
     "MAX_BOARD_JSON",
     "MAX_TERRITORIES",
     "RESERVED_NAMES",
+    "SMALL_BOARDS",
     "Board",
     "Continent",
     "TerritoryKey",
@@ -103,6 +104,16 @@ __all__ = [
 
 #: Names of the boards shipped with riskmath, for :meth:`Board.load`.
 BOARDS = ("classic", "anniversary_1999")
+
+#: Small boards for learning, by name: parts of the classic map (:meth:`Board.restricted`), loaded by
+#: :meth:`Board.load` and named by ``Rules(board=...)``.  ``south_america_africa``: 10 territories, 15
+#: borders, bonuses 2 and 3; ``south_america_africa_europe``: 17 territories, 30 borders, bonuses 2, 3, 5.
+SMALL_BOARDS: Mapping[str, tuple[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "south_america_africa": ("classic", ("South America", "Africa")),
+        "south_america_africa_europe": ("classic", ("South America", "Africa", "Europe")),
+    }
+)
 
 #: Most characters of board JSON text (bytes of a board file) that :meth:`Board.from_json` reads; the shipped
 #: boards take about 10 000.
@@ -327,16 +338,105 @@ class Board:
 
     @staticmethod
     def load(name: str) -> Board:
-        """Return a board shipped with riskmath, by name (one of :data:`~riskmath.game.board.BOARDS`); cached.
+        """Return a board shipped with riskmath by name, or a part of one; cached.
+
+        ``name`` is one of :data:`~riskmath.game.board.BOARDS` (the shipped
+        maps), one of :data:`~riskmath.game.board.SMALL_BOARDS` (small
+        boards for learning), or a shipped map's name, a colon and some of
+        its continents joined by ``+`` (``"classic:Australia+Asia"``): that
+        map :meth:`restricted` to them.
+
+        Raises
+        ------
+        BoardError
+            If the name is none of these, names a continent the map lacks,
+            or continents that do not join up.
 
         Examples
         --------
         >>> Board.load("anniversary_1999")
         Board('anniversary_1999', 42 territories, 82 borders)
+        >>> Board.load("south_america_africa")
+        Board('south_america_africa', 10 territories, 15 borders)
+        >>> Board.load("classic:Australia+Asia")
+        Board('classic:Australia+Asia', 16 territories, 28 borders)
         """
-        if name not in BOARDS:
-            fail(f"unknown board {name!r}; expected one of {', '.join(map(repr, BOARDS))}")
-        return _load_shipped(name)
+        if not isinstance(name, str):
+            fail(f"a board name must be a string, got {name!r}")
+        return _load_named(name)
+
+    @staticmethod
+    def names() -> tuple[str, ...]:
+        """The names :meth:`load` knows without a colon: the shipped maps, then the small boards.
+
+        >>> Board.names()
+        ('classic', 'anniversary_1999', 'south_america_africa', 'south_america_africa_europe')
+        """
+        return (*BOARDS, *SMALL_BOARDS)
+
+    def restricted(self, continents: Iterable[str], *, name: str | None = None) -> Board:
+        """This board cut down to some of its continents: their territories and the borders between them.
+
+        Bonuses, names, aliases and drawing positions are kept; territory
+        ids follow this board's order.  A board for experiments that need
+        short games (learning agents, exhaustive studies), and the way the
+        small boards of :data:`~riskmath.game.board.SMALL_BOARDS` are made.
+
+        Parameters
+        ----------
+        continents : iterable of str
+            Continent names (or aliases), each once.
+        name : str, optional
+            The new board's name; by default this one's, a colon and the
+            continents joined by ``+``.
+
+        Raises
+        ------
+        BoardError
+            If a continent is unknown or named twice, none is given, or the
+            continents are not joined by borders (the board must be
+            connected).
+
+        Examples
+        --------
+        >>> small = Board.classic().restricted(["South America", "Africa"])
+        >>> small
+        Board('classic:South America+Africa', 10 territories, 15 borders)
+        >>> small.neighbors("Brazil")
+        ('Venezuela', 'Peru', 'Argentina', 'North Africa')
+        """
+        if isinstance(continents, str):
+            fail(f"continents must be a list of continent names, got the string {continents!r}")
+        wanted = []
+        for c in continents:
+            found = self._lookup_continent.get(name_key(c)) if isinstance(c, str) else None
+            if found is None:
+                fail(
+                    f"{c!r} is not a continent of board {self.name!r} (its continents are {', '.join(self.continents)})"
+                )
+            wanted.append(found)
+        if not wanted:
+            fail(f"restricted() needs at least one continent of board {self.name!r}")
+        twice = sorted({c for c in wanted if wanted.count(c) > 1})
+        if twice:
+            fail(f"continent {twice[0]!r} is named twice")
+        keep = {t for c in wanted for t in self.continents[c].territories}
+        if not self.connected_within(keep):
+            fail(f"continents {' + '.join(wanted)} are not connected to each other on board {self.name!r}")
+        data = self.to_dict()
+        return Board.from_dict(
+            {
+                "name": f"{self.name}:{'+'.join(wanted)}" if name is None else name,
+                "description": f"the {', '.join(wanted)} of the {self.name} board, with the borders between them",
+                "source": data["source"],
+                "territories": [t for t in data["territories"] if t in keep],
+                "continents": [c for c in data["continents"] if c["name"] in wanted],
+                "borders": [pair for pair in data["borders"] if set(pair) <= keep],
+                "aliases": {alias: t for alias, t in data["aliases"].items() if t in keep},
+                "continent_aliases": {a: c for a, c in data["continent_aliases"].items() if c in wanted},
+                "positions": {t: xy for t, xy in data["positions"].items() if t in keep},
+            }
+        )
 
     @staticmethod
     def classic() -> Board:
@@ -547,6 +647,23 @@ def _nesting(text: str) -> int:
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(r"[\[\]{}]")
+
+
+@functools.lru_cache(maxsize=64)
+def _load_named(name: str) -> Board:
+    """:meth:`Board.load` of a string (the cut-down boards built once per name)."""
+    if name in BOARDS:
+        return _load_shipped(name)
+    if name in SMALL_BOARDS:
+        base, continents = SMALL_BOARDS[name]
+        return _load_shipped(base).restricted(continents, name=name)
+    base, colon, wanted = name.partition(":")
+    if not colon or base not in BOARDS:
+        fail(
+            f"unknown board {name!r}; expected one of {', '.join(map(repr, Board.names()))}, or a shipped board's "
+            f"name followed by ':' and continents joined by '+' (e.g. 'classic:South America+Africa')"
+        )
+    return _load_shipped(base).restricted([part.strip() for part in wanted.split("+")])
 
 
 @functools.cache

@@ -84,7 +84,7 @@ class GameContext:
         self,
         players: int = 4,
         rules: Rules | None = None,
-        board: Board | None = None,
+        board: Board | str | None = None,
         *,
         defender_decides: bool = False,
         max_turns: int | None = None,
@@ -97,8 +97,10 @@ class GameContext:
         self.rules = rules
         if board is None:
             board = Board.load(rules.board)
+        elif isinstance(board, str):  # a name, as Board.load reads it
+            board = Board.load(board)
         if not isinstance(board, Board):
-            raise InvalidArgumentError(f"board must be a Board, got {board!r}")
+            raise InvalidArgumentError(f"board must be a Board or a board's name, got {board!r}")
         self.board = board
         if not isinstance(defender_decides, bool):
             raise InvalidArgumentError(f"defender_decides must be True or False, got {defender_decides!r}")

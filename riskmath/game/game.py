@@ -75,8 +75,9 @@ class Game(GameContext):
         2 to 6.
     rules : Rules, optional
         The 1993 US rules by default; see :meth:`riskmath.Rules.preset`.
-    board : Board, optional
-        By default the board named by ``rules.board``.
+    board : Board or str, optional
+        By default the board named by ``rules.board``; a name is read by
+        :meth:`Board.load` (``"south_america_africa"``, ``"classic:Australia+Asia"``).
     defender_decides : bool, default False
         Whether the defender chooses its dice (a decision node after each
         ``Attack``); otherwise it throws the most it may.
@@ -116,7 +117,7 @@ class Game(GameContext):
         self,
         players: int = 4,
         rules: Rules | None = None,
-        board: Board | None = None,
+        board: Board | str | None = None,
         *,
         defender_decides: bool = False,
         max_turns: int | None = None,

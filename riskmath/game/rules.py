@@ -21,7 +21,8 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from riskmath._validation import shown
-from riskmath.errors import RulesError
+from riskmath.errors import BoardError, RulesError
+from riskmath.game.board import Board
 from riskmath.game.cards import CARD_SYMBOLS, MAX_ARMIES, SetValues
 from riskmath.odds.dice import CombatRules
 
@@ -29,7 +30,7 @@ __all__ = ["ADDED_LATER", "CHOICES", "Rules"]
 
 #: The allowed values of every option that is a choice among names.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "board": ("classic", "anniversary_1999"),
+    "board": ("classic", "anniversary_1999", "south_america_africa", "south_america_africa_europe"),
     "setup": ("claim", "deal", "random"),
     "starting_armies_rule": ("table", "territories_dealt"),
     "rounding": ("floor", "ceil"),
@@ -82,9 +83,12 @@ class Rules:
     ----------
     edition : str
         A label (the preset's name), for reports only.
-    board : {"classic", "anniversary_1999"}
+    board : {"classic", "anniversary_1999", "south_america_africa", "south_america_africa_europe"} or str
         The map: 83 borders, or the 1999 anniversary board without East
-        Africa-Middle East (a misprint later corrected).
+        Africa-Middle East (a misprint later corrected); or a small board
+        for learning, part of the classic map (10 and 17 territories); or
+        any part of a shipped map, named as :meth:`Board.load` reads it
+        (``"classic:Australia+Asia"``).
     setup : {"claim", "deal", "random"}
         Claim territories in turn (1993), deal the territory cards (1959,
         Secret Mission, two players), or assign territories and armies at
@@ -201,7 +205,17 @@ class Rules:
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
-            if value not in allowed:
+            if name == "board" and isinstance(value, str) and ":" in value:  # a part of a shipped map, by name
+                try:
+                    Board.load(value)
+                except BoardError as error:
+                    raise RulesError(f"Rules.board={value!r}: {error}") from None
+            elif name == "board" and value not in allowed:
+                raise RulesError(
+                    f"Rules.board must be one of {', '.join(map(repr, allowed))}, or a shipped board's name, ':' and "
+                    f"continents joined by '+' (e.g. 'classic:South America+Africa'); got {value!r}"
+                )
+            elif value not in allowed:
                 raise RulesError(f"Rules.{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
         if self.card_symbols not in CARD_SYMBOLS:
             names = ", ".join(map(repr, CARD_SYMBOLS))
