@@ -945,38 +945,86 @@ def backward_float(
         forcing[:known] += p[pairs] * values[lo - pairs : lo - pairs + known, d]
         values[lo:, d] = lfilter([1.0], _feedback(pairs, p[pairs]), forcing, axis=0)
 
-    # Bulk, one anti-diagonal a + d = s at a time: it depends only on the
-    # diagonal s - pairs.  The diagonals are kept contiguous in a skewed copy,
-    # ``skew[x, s, a] = values[a, s - a, x]``, so that each one is a single
-    # convolution; first the edge cells the bulk reads are copied in.
     if lo <= A and md <= D:
-        pairs = min(ma, md)
-        p = kern.prob[ma][md]
-        skew = np.zeros((S, A + D + 1, A + 1))
-        for a in range(lo - pairs, lo):
-            skew[:, a : a + D + 1, a] = values[a].T
-        rows = np.arange(lo, A + 1)
-        for d in range(md - pairs, md):
-            skew[:, rows + d, rows] = values[lo:, d].T
-        # ``np.correlate`` with the roll reversed is the very call ``np.convolve`` makes after its checks
-        # (the same numbers, bit for bit), for a few microseconds less per diagonal; a cost of 0 is not added.
-        reverse, costs = p[::-1].copy(), step_cost.tolist()
-        correlate = np.correlate
-        for x in range(S):
-            diagonals, cost = skew[x], costs[x]
-            for s in range(lo + md, A + D + 1):
-                a0, a1 = max(lo, s - D), min(A, s - md)
-                out = correlate(diagonals[s - pairs, a0 - pairs : a1 + 1], reverse, "valid")
-                if cost:
-                    out += cost
-                diagonals[s, a0 : a1 + 1] = out
-            # Back from the diagonals, once: (a, d) is skew[x, a + d, a], a strided view of the skewed copy.
-            first = diagonals[lo + md :, lo:]
-            values[lo:, md:, x] = np.lib.stride_tricks.as_strided(
-                first, shape=(A + 1 - lo, D + 1 - md), strides=(first.strides[0] + first.strides[1], first.strides[0])
-            )
+        _backward_bulk(values, lo, md, kern.prob[ma][md], step_cost.tolist())
     return values
 
+
+def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: list[float]) -> None:
+    """The bulk of :func:`backward_float` (rows ``a >= lo``, columns ``d >= md``), in place, once its edges are done.
+
+    A roll in the bulk compares ``P = len(p) - 1`` pairs, so the state ``(a, d)`` on the anti-diagonal
+    ``s = a + d`` depends on the diagonal ``s - P`` only: ``V[a, d] = sum_i p[i] V[a - i, d - P + i]``, and the
+    ``P`` diagonals ``P m .. P m + P - 1`` are independent of one another.  They are computed together, by one
+    :func:`numpy.correlate` of the ``P`` diagonals before them: row ``m`` of ``inter`` holds them interleaved,
+    diagonal ``P m + c`` at the positions ``P a + c`` (``inter[x, m, P a + c] = V[a, P m + c - a, x]``), so a
+    row is one convolution of the row before it with the roll, whose taps stand ``P`` apart (zeros between).
+    Each cell is the sum of the same products in the same order as with one correlation per diagonal (the zero
+    taps add exact zeros): the same floats to the last bit, in ``P`` times fewer NumPy calls.
+
+    The positions a row computes cover every bulk cell of its ``P`` diagonals, and also cells past the grid
+    (``d > D``), which nothing in the grid reads, and a few cells of the edge columns (``d < md``) of its lower
+    diagonals (at most ``P (P - 1) / 2``, one for the classic dice), whose values are written back at once.
+    """
+    A, D = values.shape[0] - 1, values.shape[1] - 1
+    pairs = len(p) - 1
+    span = pairs * pairs
+    rows, width = (A + D) // pairs + 1, pairs * (A + 1)
+    inter = np.zeros((len(costs), rows, width))
+    # The edge cells the bulk reads: the rows lo - P .. lo - 1 (every d) and the columns md - P .. md - 1 (a >= lo).
+    a_edge = np.concatenate((np.repeat(np.arange(lo - pairs, lo), D + 1), np.tile(np.arange(lo, A + 1), pairs)))
+    d_edge = np.concatenate((np.tile(np.arange(D + 1), pairs), np.repeat(np.arange(md - pairs, md), A + 1 - lo)))
+    s_edge = a_edge + d_edge
+    inter[:, s_edge // pairs, pairs * a_edge + s_edge % pairs] = values[a_edge, d_edge].T
+    # The roll reversed (as np.convolve passes it to np.correlate), with P - 1 zeros between the taps.
+    taps = np.zeros(span + 1)
+    taps[::pairs] = p[::-1]
+    # Row m computes the positions start .. stop - 1: a from max(lo, P m - D) (d <= D) to P m - md + P - 1.
+    first = (lo + md) // pairs
+    m_all = np.arange(first, rows)
+    starts = pairs * np.maximum(lo, pairs * m_all - D)
+    stops = np.minimum(width, pairs * (pairs * m_all - md + pairs))
+    # The edge cells among them, written back: for t = 1 .. P - 1 and c < t, the cell a = P m - md + t of
+    # diagonal P m + c (so d = md + c - t), for lo <= a <= A.
+    fixes: list[list[tuple[int, list[float]]]] = [[] for _ in range(rows)]
+    for t in range(1, pairs):
+        for c in range(t):
+            m_fix = np.arange(-(-(lo + md - t) // pairs), (A + md - t) // pairs + 1)
+            a_fix = pairs * m_fix - md + t
+            for m, position, value in zip(
+                m_fix.tolist(), (pairs * a_fix + c).tolist(), values[a_fix, md + c - t].tolist(), strict=True
+            ):
+                fixes[m].append((position, value))
+    plan = [
+        (m, start, stop, fixes[m])
+        for m, start, stop in zip(m_all.tolist(), starts.tolist(), stops.tolist(), strict=True)
+        if start < stop
+    ]
+    correlate = np.correlate
+    for x, cost in enumerate(costs):
+        grid = inter[x]
+        for m, start, stop, fix in plan:
+            out = correlate(grid[m - 1, start - span : stop], taps, "valid")
+            if cost:
+                out += cost
+            row = grid[m]
+            row[start:stop] = out
+            for position, value in fix:
+                row[position] = value[x]
+    # Back to (a, d), a strided view of ``inter`` per residue of a and d: a = lo + i0 + P i and d = md + j0 + P j
+    # lie in row s0 // P + i + j at position P a + s0 % P, where s0 = lo + md + i0 + j0.
+    item = inter.itemsize
+    for i0 in range(pairs):
+        for j0 in range(pairs):
+            s0 = lo + md + i0 + j0
+            shape = (len(range(lo + i0, A + 1, pairs)), len(range(md + j0, D + 1, pairs)))
+            if not shape[0] or not shape[1]:
+                continue
+            offset = (s0 // pairs * width + pairs * (lo + i0) + s0 % pairs) * item
+            strides = ((width + span) * item, width * item)
+            for x in range(len(costs)):
+                view: FloatArray = np.ndarray(shape, inter.dtype, buffer=inter[x], offset=offset, strides=strides)
+                values[lo + i0 :: pairs, md + j0 :: pairs, x] = view
 
 def backward_exact(
     attackers: int,
