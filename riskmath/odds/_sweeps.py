@@ -1002,10 +1002,10 @@ def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: l
     ]
     correlate = np.correlate
     for x, cost in enumerate(costs):
-        grid = inter[x]
+        grid = list(inter[x])  # the rows as views: indexing a list is cheaper than a 2-D array
         for m, start, stop, fix in plan:
-            out = correlate(grid[m - 1, start - span : stop], taps, "valid")
-            if cost:
+            out = correlate(grid[m - 1][start - span : stop], taps, "valid")
+            if cost:  # a cost of 0 is not added (the same floats)
                 out += cost
             row = grid[m]
             row[start:stop] = out

@@ -74,6 +74,9 @@ def odds_table(
         grid,
         index=pd.RangeIndex(stop_at + 1, max_attackers + 1, name="attackers"),
         columns=pd.RangeIndex(1, max_defenders + 1, name="defenders"),
+        # A fresh array that nothing else holds (the probabilities clipped to [0, 1]) is taken as it is: pandas
+        # would copy it (about a millisecond at 1000 x 1000); a view of the sweep's moments is copied.
+        copy=not (grid.base is None and grid.flags.c_contiguous),
     )
     table.attrs["statistic"] = statistic
     return table
