@@ -1026,6 +1026,7 @@ def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: l
                 view: FloatArray = np.ndarray(shape, inter.dtype, buffer=inter[x], offset=offset, strides=strides)
                 values[lo + i0 :: pairs, md + j0 :: pairs, x] = view
 
+
 def backward_exact(
     attackers: int,
     defenders: int,
