@@ -957,46 +957,68 @@ def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: l
     ``s = a + d`` depends on the diagonal ``s - P`` only: ``V[a, d] = sum_i p[i] V[a - i, d - P + i]``, and the
     ``P`` diagonals ``P m .. P m + P - 1`` are independent of one another.  They are computed together, by one
     :func:`numpy.correlate` of the ``P`` diagonals before them: row ``m`` of ``inter`` holds them interleaved,
-    diagonal ``P m + c`` at the positions ``P a + c`` (``inter[x, m, P a + c] = V[a, P m + c - a, x]``), so a
-    row is one convolution of the row before it with the roll, whose taps stand ``P`` apart (zeros between).
-    Each cell is the sum of the same products in the same order as with one correlation per diagonal (the zero
-    taps add exact zeros): the same floats to the last bit, in ``P`` times fewer NumPy calls.
+    the cell ``(a, d)`` of diagonal ``P m + c`` at the position ``P (P m - d + P - 1) + c`` (by ``d``, so that
+    the columns the defender throws fewer dice in start at the same place on every diagonal), and a row is one
+    convolution of the row before it with the roll, whose taps stand ``P`` apart (zeros between them).  Each
+    cell is the sum of the same products in the same order as with one correlation per diagonal (the zero taps
+    add exact zeros): the same floats to the last bit, in ``P`` times fewer NumPy calls.
 
-    The positions a row computes cover every bulk cell of its ``P`` diagonals, and also cells past the grid
-    (``d > D``), which nothing in the grid reads, and a few cells of the edge columns (``d < md``) of its lower
-    diagonals (at most ``P (P - 1) / 2``, one for the classic dice), whose values are written back at once.
+    The positions a row computes cover every bulk cell of its ``P`` diagonals, and also cells off the grid
+    (``a > A`` or ``d > D``), which nothing in the grid reads; with three pairs a roll, also an edge cell of a
+    row the attacker throws fewer dice in, whose value is written back at once (none with one or two pairs).
     """
     A, D = values.shape[0] - 1, values.shape[1] - 1
     pairs = len(p) - 1
     span = pairs * pairs
-    rows, width = (A + D) // pairs + 1, pairs * (A + 1)
+    rows, width = (A + D) // pairs + 1, pairs * (A + pairs)
     inter = np.zeros((len(costs), rows, width))
+
+    def position(a: Any, s: Any) -> Any:
+        """The position of the cell ``(a, s - a)`` in its row ``s // P`` of ``inter``."""
+        c = s % pairs
+        return pairs * (a - c + pairs - 1) + c
+
     # The edge cells the bulk reads: the rows lo - P .. lo - 1 (every d) and the columns md - P .. md - 1 (a >= lo).
     a_edge = np.concatenate((np.repeat(np.arange(lo - pairs, lo), D + 1), np.tile(np.arange(lo, A + 1), pairs)))
     d_edge = np.concatenate((np.tile(np.arange(D + 1), pairs), np.repeat(np.arange(md - pairs, md), A + 1 - lo)))
     s_edge = a_edge + d_edge
-    inter[:, s_edge // pairs, pairs * a_edge + s_edge % pairs] = values[a_edge, d_edge].T
+    inter[:, s_edge // pairs, position(a_edge, s_edge)] = values[a_edge, d_edge].T
     # The roll reversed (as np.convolve passes it to np.correlate), with P - 1 zeros between the taps.
     taps = np.zeros(span + 1)
     taps[::pairs] = p[::-1]
-    # Row m computes the positions start .. stop - 1: a from max(lo, P m - D) (d <= D) to P m - md + P - 1.
-    first = (lo + md) // pairs
-    m_all = np.arange(first, rows)
-    starts = pairs * np.maximum(lo, pairs * m_all - D)
-    stops = np.minimum(width, pairs * (pairs * m_all - md + pairs))
-    # The edge cells among them, written back: for t = 1 .. P - 1 and c < t, the cell a = P m - md + t of
-    # diagonal P m + c (so d = md + c - t), for lo <= a <= A.
-    fixes: list[list[tuple[int, list[float]]]] = [[] for _ in range(rows)]
-    for t in range(1, pairs):
-        for c in range(t):
-            m_fix = np.arange(-(-(lo + md - t) // pairs), (A + md - t) // pairs + 1)
-            a_fix = pairs * m_fix - md + t
-            for m, position, value in zip(
-                m_fix.tolist(), (pairs * a_fix + c).tolist(), values[a_fix, md + c - t].tolist(), strict=True
+    # Row m computes the positions start .. stop - 1, which hold the bulk cells of its diagonals P m + c: in units
+    # u = P m - d + P - 1 (position P u + c), from max(P m - D, lo - c) + P - 1 (d <= D, a >= lo) to
+    # min(P m - md, A - c) + P - 1 (d >= md, a <= A).
+    m_all = np.arange((lo + md) // pairs, rows)
+    c_all = np.arange(pairs)[:, None]
+    low = np.maximum(pairs * m_all - D, lo - c_all) + pairs - 1
+    high = np.minimum(pairs * m_all - md, A - c_all) + pairs - 1
+    some = low <= high
+    starts = np.where(some, pairs * low + c_all, width).min(axis=0)
+    stops = np.where(some, pairs * high + c_all + 1, 0).max(axis=0)
+    # The edge cells the bulk reads among the other positions of that range, written back after the row.
+    fixes: dict[int, list[tuple[int, list[float]]]] = {}
+    for c in range(pairs):
+        first, last = -(-(starts - c) // pairs), (stops - 1 - c) // pairs
+        bulk_low, bulk_high = np.where(some[c], low[c], last + 1), np.where(some[c], high[c], last)
+        for below, above in ((first, bulk_low - 1), (bulk_high + 1, last)):
+            count = np.maximum(above - below + 1, 0)
+            if not count.any():
+                continue
+            which = np.repeat(np.arange(len(m_all)), count)
+            u = below[which] + np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+            m = m_all[which]
+            a = u - (pairs - 1) + c
+            d = pairs * m + c - a
+            row_edge = (lo - pairs <= a) & (a < lo) & (d >= 0) & (d <= D)
+            column_edge = (md - pairs <= d) & (d < md) & (lo <= a) & (a <= A)
+            edge = row_edge | column_edge
+            for row, at, value in zip(
+                m[edge].tolist(), (pairs * u + c)[edge].tolist(), values[a[edge], d[edge]].tolist(), strict=True
             ):
-                fixes[m].append((position, value))
+                fixes.setdefault(row, []).append((at, value))
     plan = [
-        (m, start, stop, fixes[m])
+        (m, start, stop, fixes.get(m, ()))
         for m, start, stop in zip(m_all.tolist(), starts.tolist(), stops.tolist(), strict=True)
         if start < stop
     ]
@@ -1009,10 +1031,10 @@ def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: l
                 out += cost
             row = grid[m]
             row[start:stop] = out
-            for position, value in fix:
-                row[position] = value[x]
+            for at, value in fix:
+                row[at] = value[x]
     # Back to (a, d), a strided view of ``inter`` per residue of a and d: a = lo + i0 + P i and d = md + j0 + P j
-    # lie in row s0 // P + i + j at position P a + s0 % P, where s0 = lo + md + i0 + j0.
+    # lie in row s0 // P + i + j (s0 = lo + md + i0 + j0), at the position of (lo + i0, s0) plus P * P i.
     item = inter.itemsize
     for i0 in range(pairs):
         for j0 in range(pairs):
@@ -1020,7 +1042,7 @@ def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: l
             shape = (len(range(lo + i0, A + 1, pairs)), len(range(md + j0, D + 1, pairs)))
             if not shape[0] or not shape[1]:
                 continue
-            offset = (s0 // pairs * width + pairs * (lo + i0) + s0 % pairs) * item
+            offset = (s0 // pairs * width + position(lo + i0, s0)) * item
             strides = ((width + span) * item, width * item)
             for x in range(len(costs)):
                 view: FloatArray = np.ndarray(shape, inter.dtype, buffer=inter[x], offset=offset, strides=strides)
