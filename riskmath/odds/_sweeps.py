@@ -303,7 +303,9 @@ def backward_cost(
     stop_at = min(stop_at, A)
     boundary = (min(stop_at, A) + 1) * (D + 1) * (64 + 32 * S)  # the boundary values as Python lists
     if not exact:
-        # ``values`` (A + 1) x (D + 1) x S and the skewed copy S x (A + D + 1) x (A + 1), floats.
+        # ``values`` (A + 1) x (D + 1) x S and the interleaved copy of the diagonals, S x (A + D + P) x (A + P) floats
+        # at most for P <= 3 pairs a roll, counted as S x (A + D + 1) x (A + 1): a few cells more a row, which matter
+        # only for grids too small for their bytes to matter.
         memory = 8.0 * S * (A + 1) * ((D + 1) + (A + D + 1)) + boundary
         # Per diagonal a few steps; per cell of the grid, and twice per cell of the skewed copy (fresh memory,
         # zeroed then written): the copy dominates a tall grid such as 3000 x 3.
