@@ -108,3 +108,69 @@ class TestBadInput:
     def test_conditional_statistic_underflow_is_an_error_not_nan(self):
         with pytest.raises(rm.UndefinedStatisticError, match="attackers=1, defenders=5"):
             rm.odds_table(2, 700, statistic="expected_attackers_left_if_won")
+
+
+def _bulk_one_diagonal_at_a_time(values, lo, md, p, costs):
+    """The bulk of the backward sweep as it was before issue 21's goal 3: one ``np.correlate`` per anti-diagonal,
+    on a skewed copy holding each diagonal contiguous (the reference the interleaved rows must equal bit for bit)."""
+    A, D = values.shape[0] - 1, values.shape[1] - 1
+    pairs = len(p) - 1
+    skew = np.zeros((len(costs), A + D + 1, A + 1))
+    for a in range(lo - pairs, lo):
+        skew[:, a : a + D + 1, a] = values[a].T
+    rows = np.arange(lo, A + 1)
+    for d in range(md - pairs, md):
+        skew[:, rows + d, rows] = values[lo:, d].T
+    for x, cost in enumerate(costs):
+        diagonals = skew[x]
+        for s in range(lo + md, A + D + 1):
+            a0, a1 = max(lo, s - D), min(A, s - md)
+            out = np.correlate(diagonals[s - pairs, a0 - pairs : a1 + 1], p[::-1].copy(), "valid")
+            if cost:
+                out += cost
+            diagonals[s, a0 : a1 + 1] = out
+        for a in range(lo, A + 1):
+            values[a, md:, x] = diagonals[a + md : a + D + 1, a]
+
+
+@given(
+    attackers=st.integers(1, 70),
+    defenders=st.integers(1, 70),
+    stop_at=st.integers(0, 3),
+    rules=combat_rules,
+    moments=st.integers(1, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_backward_sweep_bit_for_bit_as_one_correlation_per_diagonal(
+    attackers, defenders, stop_at, rules, moments, seed
+):
+    # The bulk computes P anti-diagonals per np.correlate (P = the pairs a roll compares: 1 to 3 here), which must
+    # leave every float as one correlation per diagonal made it: the agents' grids read them, and a last-bit
+    # difference can change a decision.  Random boundary values and costs, as the plans pass them.
+    from riskmath.odds import _sweeps
+
+    stop_at = min(stop_at, attackers - 1)
+    rng = np.random.default_rng(seed)
+    win = rng.random((attackers + 1, moments))
+    stop = rng.random((stop_at + 1, defenders + 1, moments))
+    cost = rng.integers(0, 2, moments).astype(float)
+    kern = _sweeps.kernel(rules)
+    ours = _sweeps.backward_float(attackers, defenders, stop_at, kern, win, stop, cost)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_sweeps, "_backward_bulk", _bulk_one_diagonal_at_a_time)
+        reference = _sweeps.backward_float(attackers, defenders, stop_at, kern, win, stop, cost)
+    assert np.array_equal(ours, reference)
+
+
+@given(
+    attackers=st.integers(1, 60),
+    defenders=st.integers(1, 60),
+    rules=combat_rules,
+    cells=st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=4),
+)
+def test_win_probability_table_matches_single_battles(attackers, defenders, rules, cells):
+    # Tables large enough for many interleaved rows, under every kind of dice, against battles swept forward.
+    table = rm.odds_table(attackers, defenders, rules=rules)
+    for x, y in cells:
+        a, d = 1 + round(x * (attackers - 1)), 1 + round(y * (defenders - 1))
+        assert table.loc[a, d] == pytest.approx(rm.battle(a, d, rules=rules).win_probability, abs=1e-12, rel=1e-12)

@@ -303,7 +303,9 @@ def backward_cost(
     stop_at = min(stop_at, A)
     boundary = (min(stop_at, A) + 1) * (D + 1) * (64 + 32 * S)  # the boundary values as Python lists
     if not exact:
-        # ``values`` (A + 1) x (D + 1) x S and the skewed copy S x (A + D + 1) x (A + 1), floats.
+        # ``values`` (A + 1) x (D + 1) x S and the interleaved copy of the diagonals, S x (A + D + P) x (A + P) floats
+        # at most for P <= 3 pairs a roll, counted as S x (A + D + 1) x (A + 1): a few cells more a row, which matter
+        # only for grids too small for their bytes to matter.
         memory = 8.0 * S * (A + 1) * ((D + 1) + (A + D + 1)) + boundary
         # Per diagonal a few steps; per cell of the grid, and twice per cell of the skewed copy (fresh memory,
         # zeroed then written): the copy dominates a tall grid such as 3000 x 3.
@@ -945,37 +947,108 @@ def backward_float(
         forcing[:known] += p[pairs] * values[lo - pairs : lo - pairs + known, d]
         values[lo:, d] = lfilter([1.0], _feedback(pairs, p[pairs]), forcing, axis=0)
 
-    # Bulk, one anti-diagonal a + d = s at a time: it depends only on the
-    # diagonal s - pairs.  The diagonals are kept contiguous in a skewed copy,
-    # ``skew[x, s, a] = values[a, s - a, x]``, so that each one is a single
-    # convolution; first the edge cells the bulk reads are copied in.
     if lo <= A and md <= D:
-        pairs = min(ma, md)
-        p = kern.prob[ma][md]
-        skew = np.zeros((S, A + D + 1, A + 1))
-        for a in range(lo - pairs, lo):
-            skew[:, a : a + D + 1, a] = values[a].T
-        rows = np.arange(lo, A + 1)
-        for d in range(md - pairs, md):
-            skew[:, rows + d, rows] = values[lo:, d].T
-        # ``np.correlate`` with the roll reversed is the very call ``np.convolve`` makes after its checks
-        # (the same numbers, bit for bit), for a few microseconds less per diagonal; a cost of 0 is not added.
-        reverse, costs = p[::-1].copy(), step_cost.tolist()
-        correlate = np.correlate
-        for x in range(S):
-            diagonals, cost = skew[x], costs[x]
-            for s in range(lo + md, A + D + 1):
-                a0, a1 = max(lo, s - D), min(A, s - md)
-                out = correlate(diagonals[s - pairs, a0 - pairs : a1 + 1], reverse, "valid")
-                if cost:
-                    out += cost
-                diagonals[s, a0 : a1 + 1] = out
-            # Back from the diagonals, once: (a, d) is skew[x, a + d, a], a strided view of the skewed copy.
-            first = diagonals[lo + md :, lo:]
-            values[lo:, md:, x] = np.lib.stride_tricks.as_strided(
-                first, shape=(A + 1 - lo, D + 1 - md), strides=(first.strides[0] + first.strides[1], first.strides[0])
-            )
+        _backward_bulk(values, lo, md, kern.prob[ma][md], step_cost.tolist())
     return values
+
+
+def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: list[float]) -> None:
+    """The bulk of :func:`backward_float` (rows ``a >= lo``, columns ``d >= md``), in place, once its edges are done.
+
+    A roll in the bulk compares ``P = len(p) - 1`` pairs, so the state ``(a, d)`` on the anti-diagonal
+    ``s = a + d`` depends on the diagonal ``s - P`` only: ``V[a, d] = sum_i p[i] V[a - i, d - P + i]``, and the
+    ``P`` diagonals ``P m .. P m + P - 1`` are independent of one another.  They are computed together, by one
+    :func:`numpy.correlate` of the ``P`` diagonals before them: row ``m`` of ``inter`` holds them interleaved,
+    the cell ``(a, d)`` of diagonal ``P m + c`` at the position ``P (P m - d + P - 1) + c`` (by ``d``, so that
+    the columns the defender throws fewer dice in start at the same place on every diagonal), and a row is one
+    convolution of the row before it with the roll, whose taps stand ``P`` apart (zeros between them).  Each
+    cell is the sum of the same products in the same order as with one correlation per diagonal (the zero taps
+    add exact zeros): the same floats to the last bit, in ``P`` times fewer NumPy calls.
+
+    The positions a row computes cover every bulk cell of its ``P`` diagonals, and also cells off the grid
+    (``a > A`` or ``d > D``), which nothing in the grid reads; with three pairs a roll, also an edge cell of a
+    row the attacker throws fewer dice in, whose value is written back at once (none with one or two pairs).
+    """
+    A, D = values.shape[0] - 1, values.shape[1] - 1
+    pairs = len(p) - 1
+    span = pairs * pairs
+    rows, width = (A + D) // pairs + 1, pairs * (A + pairs)
+    inter = np.zeros((len(costs), rows, width))
+
+    def position(a: Any, s: Any) -> Any:
+        """The position of the cell ``(a, s - a)`` in its row ``s // P`` of ``inter``."""
+        c = s % pairs
+        return pairs * (a - c + pairs - 1) + c
+
+    # The edge cells the bulk reads: the rows lo - P .. lo - 1 (every d) and the columns md - P .. md - 1 (a >= lo).
+    a_edge = np.concatenate((np.repeat(np.arange(lo - pairs, lo), D + 1), np.tile(np.arange(lo, A + 1), pairs)))
+    d_edge = np.concatenate((np.tile(np.arange(D + 1), pairs), np.repeat(np.arange(md - pairs, md), A + 1 - lo)))
+    s_edge = a_edge + d_edge
+    inter[:, s_edge // pairs, position(a_edge, s_edge)] = values[a_edge, d_edge].T
+    # The roll reversed (as np.convolve passes it to np.correlate), with P - 1 zeros between the taps.
+    taps = np.zeros(span + 1)
+    taps[::pairs] = p[::-1]
+    # Row m computes the positions start .. stop - 1, which hold the bulk cells of its diagonals P m + c: in units
+    # u = P m - d + P - 1 (position P u + c), from max(P m - D, lo - c) + P - 1 (d <= D, a >= lo) to
+    # min(P m - md, A - c) + P - 1 (d >= md, a <= A).
+    m_all = np.arange((lo + md) // pairs, rows)
+    c_all = np.arange(pairs)[:, None]
+    low = np.maximum(pairs * m_all - D, lo - c_all) + pairs - 1
+    high = np.minimum(pairs * m_all - md, A - c_all) + pairs - 1
+    some = low <= high
+    starts = np.where(some, pairs * low + c_all, width).min(axis=0)
+    stops = np.where(some, pairs * high + c_all + 1, 0).max(axis=0)
+    # The edge cells the bulk reads among the other positions of that range, written back after the row.
+    fixes: dict[int, list[tuple[int, list[float]]]] = {}
+    for c in range(pairs):
+        first, last = -(-(starts - c) // pairs), (stops - 1 - c) // pairs
+        bulk_low, bulk_high = np.where(some[c], low[c], last + 1), np.where(some[c], high[c], last)
+        for below, above in ((first, bulk_low - 1), (bulk_high + 1, last)):
+            count = np.maximum(above - below + 1, 0)
+            if not count.any():
+                continue
+            which = np.repeat(np.arange(len(m_all)), count)
+            u = below[which] + np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+            m = m_all[which]
+            a = u - (pairs - 1) + c
+            d = pairs * m + c - a
+            row_edge = (lo - pairs <= a) & (a < lo) & (d >= 0) & (d <= D)
+            column_edge = (md - pairs <= d) & (d < md) & (lo <= a) & (a <= A)
+            edge = row_edge | column_edge
+            for row, at, value in zip(
+                m[edge].tolist(), (pairs * u + c)[edge].tolist(), values[a[edge], d[edge]].tolist(), strict=True
+            ):
+                fixes.setdefault(row, []).append((at, value))
+    plan = [
+        (m, start, stop, fixes.get(m, ()))
+        for m, start, stop in zip(m_all.tolist(), starts.tolist(), stops.tolist(), strict=True)
+        if start < stop
+    ]
+    correlate = np.correlate
+    for x, cost in enumerate(costs):
+        grid = list(inter[x])  # the rows as views: indexing a list is cheaper than a 2-D array
+        for m, start, stop, fix in plan:
+            out = correlate(grid[m - 1][start - span : stop], taps, "valid")
+            if cost:  # a cost of 0 is not added (the same floats)
+                out += cost
+            row = grid[m]
+            row[start:stop] = out
+            for at, value in fix:
+                row[at] = value[x]
+    # Back to (a, d), a strided view of ``inter`` per residue of a and d: a = lo + i0 + P i and d = md + j0 + P j
+    # lie in row s0 // P + i + j (s0 = lo + md + i0 + j0), at the position of (lo + i0, s0) plus P * P i.
+    item = inter.itemsize
+    for i0 in range(pairs):
+        for j0 in range(pairs):
+            s0 = lo + md + i0 + j0
+            shape = (len(range(lo + i0, A + 1, pairs)), len(range(md + j0, D + 1, pairs)))
+            if not shape[0] or not shape[1]:
+                continue
+            offset = (s0 // pairs * width + position(lo + i0, s0)) * item
+            strides = ((width + span) * item, width * item)
+            for x in range(len(costs)):
+                view: FloatArray = np.ndarray(shape, inter.dtype, buffer=inter[x], offset=offset, strides=strides)
+                values[lo + i0 :: pairs, md + j0 :: pairs, x] = view
 
 
 def backward_exact(
