@@ -220,7 +220,7 @@ def view_string(node: Any, player: int) -> str:
     >>> import riskmath as rm
     >>> state = rm.Game(2, board="south_america_africa").new_initial_state(seed=3, auto_chance=True)
     >>> view_string(state, 0)[:60]
-    'p0|SETUP_CLAIM|0|0|0|[-1, -1, -1, -1, -1, -1, -1, -1, -1, -1]'
+    'p0|SETUP_PILE|0|0|0|[-1, -1, -1, -1, -1, -1, -1, -1, -1, -1]'
     """
     state, player = _unwrap(node, player)
     pos = state.position
