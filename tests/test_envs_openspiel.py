@@ -149,8 +149,13 @@ def test_returns(players, zero_sum):
         state = random_playout(game.new_initial_state(), rng)
         returns = state.returns()
         final = state.risk_state
-        if final.winner is None:
-            assert returns == [0.0] * players  # a draw
+        if final.winner is None:  # a draw: 0 to all, unless zero-sum after an elimination
+            alive = final.position.alive
+            if zero_sum and not all(alive):
+                share = (players - sum(alive)) / (players - 1) / sum(alive)
+                assert returns == [share if a else -1 / (players - 1) for a in alive]
+            else:
+                assert returns == [0.0] * players
             seen.add("draw")
             continue
         seen.add("win")
