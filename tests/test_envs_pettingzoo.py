@@ -183,3 +183,20 @@ def test_import_riskmath_envs_loads_no_framework():
     code = "import riskmath.envs, sys; print(sorted(m for m in ('pettingzoo', 'gymnasium') if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["[]"]
+
+
+def test_without_zero_sum_a_win_pays_one_and_nothing_else_pays():
+    # The games of test_a_win_pays_one_and_the_losses_share_it and test_elimination_terminates_that_agent_...:
+    # with zero_sum=False the same play gives 1 to the winner and 0 for a loss, an elimination or a draw.
+    totals, ends, _ = rollout(env(players=3, board=TOY, max_turns=200, zero_sum=False), seed=3)
+    assert totals == {"player_0": 0.0, "player_1": 1.0, "player_2": 0.0}
+    assert set(ends.values()) == {"terminated"}
+    totals, ends, _ = rollout(env(players=3, board=TOY, max_turns=10, zero_sum=False), seed=1)
+    assert totals == dict.fromkeys(["player_0", "player_1", "player_2"], 0.0)
+    assert ends == {"player_0": "terminated", "player_1": "truncated", "player_2": "truncated"}
+
+
+def test_zero_sum_must_be_a_bool():
+    for bad in (None, 0, "yes"):
+        with pytest.raises(InvalidArgumentError, match=f"zero_sum must be True or False, got {bad!r}"):
+            env(players=2, zero_sum=bad)

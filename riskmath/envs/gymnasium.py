@@ -14,7 +14,13 @@ waits for the seat's next decision.
 
 Reward ``+1`` for a win and ``-1`` for a loss (another player wins, or the
 seat is eliminated), both with ``terminated``; ``0`` on every other step,
-and at the turn cap, which ends the episode with ``truncated``.
+and at the turn cap, which ends the episode with ``truncated``.  That is
+the default, ``zero_sum=None``: the seat against the table.  ``zero_sum``
+True or False gives the seat the rewards of the OpenSpiel game and the
+PettingZoo environment under the same option: with True a loss is
+``-1/(players-1)`` and the turn cap pays the seat its share of what the
+eliminated players lost (0 if nobody was); with False a loss is 0.  With
+two players True and the default agree.
 
 **Illegal ids.**  By default (``illegal_action="raise"``) an id whose mask
 entry is 0 raises :class:`riskmath.IllegalActionError` and changes nothing.
@@ -89,6 +95,11 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
     illegal_action : {"raise", "lose"}, default "raise"
         What an id outside the mask does (see the module docstring).
     render_mode : {None, "ansi"}
+    zero_sum : bool or None, default None
+        The rewards: None ``+1`` a win, ``-1`` a loss; True ``+1`` a win,
+        ``-1/(players-1)`` a loss, a share of the eliminated players' losses
+        at the turn cap; False ``1`` a win, ``0`` anything else (True and
+        False as in the OpenSpiel game and the PettingZoo environment).
 
     Raises
     ------
@@ -114,6 +125,7 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         board: Board | str | None = None,
         illegal_action: str = "raise",
         render_mode: str | None = None,
+        zero_sum: bool | None = None,
     ) -> None:
         if isinstance(opponents, str) or not isinstance(opponents, Sequence) or not 1 <= len(opponents) <= 5:
             raise InvalidArgumentError(f"opponents must be a list of 1 to 5 agents, got {shown(opponents)}")
@@ -129,6 +141,11 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
             raise InvalidArgumentError(f"illegal_action must be 'raise' or 'lose', got {shown(illegal_action)}")
         self.illegal_action = illegal_action
         self.render_mode = check_render_mode(render_mode, _RENDER_MODES)
+        if zero_sum is not None and not isinstance(zero_sum, bool):
+            raise InvalidArgumentError(f"zero_sum must be None, True or False, got {shown(zero_sum)}")
+        self.zero_sum = zero_sum
+        players = self.game.players
+        self._loss = -1.0 if zero_sum is None else -1.0 / (players - 1) if zero_sum else 0.0
         self.codec = ActionCodec(self.game)
         self._observer = Observer(self.game)  # the seat's vector, updated in place (copied out)
         others = [p for p in range(self.game.players) if p != self.seat]
@@ -178,7 +195,7 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
             if self.illegal_action == "raise":
                 raise
             self._over = True
-            return self._observe(), -1.0, True, False, {"illegal_action": int(action)}
+            return self._observe(), self._loss, True, False, {"illegal_action": int(action)}
         if isinstance(result, CountChoice):
             self._node = result
             return self._observe(), 0.0, False, False, {}
@@ -186,12 +203,19 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         self.state_now = self._node = state
         self._over = state.is_terminal() or not state.alive(self.seat)
         if not state.alive(self.seat):
-            return self._observe(), -1.0, True, False, {}
+            return self._observe(), self._loss, True, False, {}
         if state.is_terminal():
             if state.winner is None:
-                return self._observe(), 0.0, False, True, {}
-            return self._observe(), 1.0 if state.winner == self.seat else -1.0, True, False, {}
+                return self._observe(), self._draw_share(state), False, True, {}
+            return self._observe(), 1.0 if state.winner == self.seat else self._loss, True, False, {}
         return self._observe(), 0.0, False, False, {}
+
+    def _draw_share(self, state: GameState) -> float:
+        """The seat's reward at the turn cap: with ``zero_sum=True`` its share of the eliminated players' losses."""
+        if not self.zero_sum:
+            return 0.0
+        players, alive = self.game.players, sum(state.position.alive)
+        return (players - alive) / (players - 1) / alive
 
     def render(self) -> str | None:
         """The state as text from the seat's side (``"ansi"``)."""

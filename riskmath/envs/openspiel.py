@@ -16,15 +16,26 @@ sampling, the RL environment ...) can play it.
 - **Imperfect information**: the observation and the information state of
   a player hide the other players' cards and missions (and what the deck
   holds).  The observation tensor is :func:`riskmath.envs.observation`, the
-  information-state tensor :func:`riskmath.envs.information_state`; the
-  information-state string adds, to the observation string, the player's
-  own record of the game: every decision (all are made in the open), every
-  public chance outcome, its own cards and mission as drawn, and only that
-  another player drew a card or a mission.
+  information-state tensor :func:`riskmath.envs.information_state`.  The
+  information-state string is short and quick (hundreds of characters on
+  the classic board, tens of microseconds): the decisions taken so far
+  and :func:`riskmath.envs.hidden.view_string`, every public field of the
+  state with the player's own cards and mission.  It is not the player's
+  whole record of the game: two histories that reach the same view after
+  as many decisions share a string.  Nothing the player could still learn
+  from the record is lost (see "ISMCTS" on the "Learning agents" page);
+  :meth:`RiskState.record_string` gives the record itself.
+- **Search over information sets**: :meth:`RiskState.resample_from_infostate`
+  draws a state the player cannot tell from this one (the other hands,
+  the deck, the others' missions), so OpenSpiel's ``ISMCTSBot`` plays the
+  game; :func:`resampler` makes its worlds reproducible.
 - **Returns** come at the end: with ``zero_sum=False`` (the default) 1 to
   the winner and 0 to the others, 0 to all after a draw; with
   ``zero_sum=True`` +1 to the winner and ``-1/(players-1)`` to each other
-  player, 0 to all after a draw.
+  player, and after a draw ``-1/(players-1)`` to each player eliminated
+  and an equal share of what they lost to the others (0 to all when
+  nobody was).  The option means the same in the PettingZoo and Gymnasium
+  environments.
 - **Length.**  OpenSpiel needs a finite ``max_game_length`` (decisions in a
   game).  ``max_turns`` (player-turns, at least 1; 200 by default) ends the
   game as a draw, and :func:`max_game_length` gives the set-up and each
@@ -58,6 +69,7 @@ Examples
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -66,6 +78,7 @@ from open_spiel.python.algorithms import mcts
 
 from riskmath._validation import check_int, shown
 from riskmath.envs.codec import ActionCodec, BattleChance, CountChoice
+from riskmath.envs.hidden import resample_hidden, view_string
 from riskmath.envs.observations import (
     information_state,
     information_state_layout,
@@ -87,6 +100,7 @@ __all__ = [
     "RiskState",
     "max_game_length",
     "register",
+    "resampler",
 ]
 
 #: The short name the game is registered under.
@@ -276,31 +290,41 @@ class RiskGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Record:
-    """The riskmath side of a state: the node, the decisions taken, what each player saw (a linked list)."""
+    """The riskmath side of a state: the node, the decisions taken, what each player saw (a linked list).
 
-    __slots__ = ("decisions", "events", "node", "player", "setup")
+    A record made by :meth:`RiskState.resample_from_infostate` starts from the resampled node (``base``: the
+    node and the decisions taken then) instead of the start of the game; its events are those after it.
+    """
 
-    def __init__(self, setup: _Setup, node: Any, decisions: int = 0, events: Any = None) -> None:
+    __slots__ = ("base", "decisions", "events", "node", "player", "setup")
+
+    def __init__(
+        self, setup: _Setup, node: Any, decisions: int = 0, events: Any = None, base: tuple[Any, int] | None = None
+    ) -> None:
         self.setup = setup
         self.node = node  # GameState, CountChoice or BattleChance: immutable, shared between clones
         self.decisions = decisions
         self.events = events  # (event, earlier events) or None; an event is (seen by, text, text for the others, id)
+        self.base = base
         self.player = _player(setup, node, decisions)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Record:
-        return _Record(self.setup, self.node, self.decisions, self.events)  # all parts immutable
+        return _Record(self.setup, self.node, self.decisions, self.events, self.base)  # all parts immutable
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         ids, events = [], self.events
         while events is not None:
             ids.append(events[0][3])
             events = events[1]
-        return (_replay, (self.setup, tuple(reversed(ids))))
+        return (_replay, (self.setup, tuple(reversed(ids)), self.base))
 
 
-def _replay(setup: _Setup, ids: tuple[int, ...]) -> _Record:
-    """The record reached by applying ``ids`` from the start (how a pickled state comes back)."""
-    record = _Record(setup, setup.game.new_initial_state(seed=0))
+def _replay(setup: _Setup, ids: tuple[int, ...], base: tuple[Any, int] | None = None) -> _Record:
+    """The record reached by applying ``ids`` from the start, or from ``base`` (how a pickled state comes back)."""
+    if base is None:
+        record = _Record(setup, setup.game.new_initial_state(seed=0))
+    else:
+        record = _Record(setup, base[0], base[1], base=base)
     for index in ids:
         _advance(record, index)
     return record
@@ -444,11 +468,70 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         record = self._record
-        players = record.setup.game.players
+        setup = record.setup
+        players = setup.game.players
+        if record.player != _TERMINAL:
+            return [0.0] * players
         node = record.node
-        if not isinstance(node, GameState) or not node.is_terminal() or node.winner is None:
-            return [0.0] * players  # running, a draw, or the decision budget used up
-        return [1.0 if p == node.winner else record.setup.loss for p in range(players)]
+        if isinstance(node, GameState) and node.is_terminal() and node.winner is not None:
+            return [1.0 if p == node.winner else setup.loss for p in range(players)]
+        # a draw (the turn cap or the decision budget): the eliminated lose, the others share it (zero-sum)
+        alive = _state_of(node).position.alive
+        if not setup.zero_sum or all(alive):
+            return [0.0] * players
+        share = (players - sum(alive)) / (players - 1) / sum(alive)
+        return [share if alive[p] else setup.loss for p in range(players)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RiskState:
+        """A state that ``player_id`` cannot tell from this one, its hidden parts drawn afresh (for ISMCTS).
+
+        The other players' cards (each hand keeps its size), the order of
+        the deck, the other players' missions and the chance generator are
+        drawn by :func:`riskmath.envs.hidden.resample_hidden`; everything
+        ``player_id`` has seen stays, so the new state has the same
+        ``information_state_string(player_id)``.  One number from
+        ``probability_sampler`` (any callable returning a float in [0, 1),
+        such as ``pyspiel.UniformProbabilitySampler``) seeds the generator
+        that draws all of it: the same sampler gives the same state.
+        OpenSpiel's ``ISMCTSBot`` passes a new, unseeded sampler on every
+        call; :func:`resampler` makes it reproducible.
+
+        The new state starts its own record there: its ``history()`` is
+        empty (OpenSpiel's ``serialize_game_and_state`` does not bring it
+        back; ``pickle`` and ``clone()`` do), ``record_string`` shows the
+        game from the resampling on, and the decisions taken so far carry
+        over (the game's length budget counts them).
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``player_id`` is not a player id of the game or the sampler's number is not in [0, 1].
+        """
+        record = self._record
+        players = record.setup.game.players
+        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < players:
+            raise InvalidArgumentError(f"player_id must be a player id in 0..{players - 1}, got {shown(player_id)}")
+        number = probability_sampler()
+        if isinstance(number, bool) or not isinstance(number, (float, int, np.floating)) or not 0 <= number <= 1:
+            raise InvalidArgumentError(f"probability_sampler() must return a number in [0, 1], got {shown(number)}")
+        seed = int(float(number) * (1 << 53))
+        node = resample_hidden(record.node, int(player_id), seed)
+        state = RiskState(self.get_game())
+        state._record = _Record(record.setup, node, record.decisions, base=(node, record.decisions))
+        return state
+
+    def record_string(self, player: int) -> str:
+        """What ``player`` saw of the game, event by event: every decision, every public chance outcome, its own
+        cards and mission as drawn, and only that another player drew a card or a mission (long: one line an
+        event; the information-state string is short instead)."""
+        record = self._record
+        lines, events = [], record.events
+        while events is not None:
+            lines.append(_event_text(record.setup.codec, events[0], player))
+            events = events[1]
+        if record.base is not None:
+            lines.append(f"resampled for a player's view at decision {record.base[1]}")
+        return "\n".join(reversed(lines))
 
     def __str__(self) -> str:
         record = self._record
@@ -476,6 +559,7 @@ class RiskObserver:
 
     def __init__(self, game: RiskGame, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
+        self._last: tuple[Any, int, int, str] = (None, -1, -1, "")
         setup = game._setup
         layout = information_state_layout(setup.game) if perfect_recall else observation_layout(setup.game)
         size = setup.information_size if perfect_recall else setup.observation_size
@@ -493,16 +577,18 @@ class RiskObserver:
         self.tensor[:] = view(state.node, player)
 
     def string_from(self, state: RiskState, player: int) -> str:
-        """What ``player`` sees of ``state`` as text (with its record of the game for the information state)."""
-        text = observation_string(state.node, player)
+        """What ``player`` sees of ``state`` as text: the observation string, or for the information state the
+        decisions taken so far and :func:`riskmath.envs.hidden.view_string` (one short line)."""
         if not self.perfect_recall:
-            return text
+            return observation_string(state.node, player)
         record = state._record
-        lines, events = [], record.events
-        while events is not None:
-            lines.append(_event_text(record.setup.codec, events[0], player))
-            events = events[1]
-        return "\n".join([*reversed(lines), text])
+        node, decisions = record.node, record.decisions
+        last = self._last  # a search asks for the same node's string several times in a row
+        if last[0] is node and last[1] == player and last[2] == decisions:
+            return last[3]
+        text = f"d{decisions}|{view_string(node, player)}"
+        self._last = (node, player, decisions, text)
+        return text
 
 
 class EstimateEvaluator(mcts.Evaluator):  # type: ignore[misc]
@@ -582,6 +668,34 @@ class EstimateEvaluator(mcts.Evaluator):  # type: ignore[misc]
             return []  # no legal ids, so no prior
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def resampler(seed: int) -> Callable[[RiskState, int], RiskState]:
+    """A reproducible resampler for OpenSpiel's ``ISMCTSBot.set_resampler``: the bot's worlds follow from ``seed``.
+
+    ``ISMCTSBot`` calls ``state.resample_from_infostate(player,
+    pyspiel.UniformProbabilitySampler(0., 1.))`` by default: a new sampler
+    seeded from the system every time, so two searches from the same state
+    differ.  The resampler returned passes one ``UniformProbabilitySampler``
+    seeded by ``seed`` instead, so that a bot whose ``random_state`` is
+    seeded too plays the same game every time.
+
+    Examples
+    --------
+    >>> import pyspiel
+    >>> from open_spiel.python.algorithms import ismcts
+    >>> register()
+    >>> game = pyspiel.load_game("python_risk", {"players": 2, "rules": "us_1959", "board": "south_america_africa"})
+    >>> bot = ismcts.ISMCTSBot(game, EstimateEvaluator(), 2.0, 20, random_state=np.random.RandomState(0))
+    >>> bot.set_resampler(resampler(0))
+    """
+    seed = check_int("seed", seed, minimum=0, maximum=(1 << 31) - 1)
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+
+    def resample(state: RiskState, player: int) -> RiskState:
+        return state.resample_from_infostate(player, sampler)
+
+    return resample
 
 
 def _record_of(state: Any) -> _Record:

@@ -19,14 +19,17 @@ not to move).  The action space is ``Discrete(num_actions)``.
   (the same seed plays the same chance outcomes as
   ``game.new_initial_state(seed, auto_chance=True)``); agents only ever see
   decisions.
-- **Rewards** are zero-sum and come when a player's game ends: ``+1`` to
-  the winner and ``-1/(n-1)`` to each other player (the win shared as
-  losses).  An eliminated player gets its ``-1/(n-1)`` when it is
-  eliminated and is *terminated* (then removed from ``agents`` after its
-  ``step(None)``, the PettingZoo way).  The turn cap *truncates* every
-  agent still in: a draw, 0 each when nobody was eliminated, else the
-  survivors share equally what the eliminated lost, so every episode's
-  rewards sum to 0.
+- **Rewards** come when a player's game ends.  With ``zero_sum=True``
+  (the default) they are zero-sum: ``+1`` to the winner and ``-1/(n-1)``
+  to each other player (the win shared as losses).  An eliminated player
+  gets its ``-1/(n-1)`` when it is eliminated and is *terminated* (then
+  removed from ``agents`` after its ``step(None)``, the PettingZoo way).
+  The turn cap *truncates* every agent still in: a draw, 0 each when
+  nobody was eliminated, else the survivors share equally what the
+  eliminated lost, so every episode's rewards sum to 0.  With
+  ``zero_sum=False`` a win pays 1 and everything else 0 (a loss, an
+  elimination, a draw).  The option means the same in the OpenSpiel game
+  and the Gymnasium environment.
 - **Illegal ids** raise :class:`riskmath.IllegalActionError`, ids outside
   ``0 .. num_actions - 1`` :class:`riskmath.InvalidArgumentError` (the
   state is unchanged either way).
@@ -112,6 +115,13 @@ def observation_space(game: Game, codec: ActionCodec) -> spaces.Dict:
     )
 
 
+def check_zero_sum(zero_sum: object) -> bool:
+    """``zero_sum`` if it is True or False, else InvalidArgumentError naming it."""
+    if not isinstance(zero_sum, bool):
+        raise InvalidArgumentError(f"zero_sum must be True or False, got {shown(zero_sum)}")
+    return zero_sum
+
+
 def check_render_mode(render_mode: str | None, modes: tuple[str, ...]) -> str | None:
     """``render_mode`` if it is None or one of ``modes``, else InvalidArgumentError naming it."""
     if render_mode is not None and render_mode not in modes:
@@ -148,9 +158,11 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         max_turns: int | None = 200,
         board: Board | str | None = None,
         render_mode: str | None = None,
+        zero_sum: bool = True,
     ) -> None:
         super().__init__()
         self.game = make_game(players, rules, max_turns, board)
+        self.zero_sum = check_zero_sum(zero_sum)
         self.codec = ActionCodec(self.game)
         self.render_mode = check_render_mode(render_mode, _RENDER_MODES)
         self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
@@ -241,7 +253,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
     def _settle(self, state: GameState) -> bool:
         """Rewards, terminations and truncations after a move; the next agent to step.  True if a game ended."""
         players = self.game.players
-        loss = -1.0 / (players - 1)
+        loss = -1.0 / (players - 1) if self.zero_sum else 0.0
         if state.is_terminal():
             winner = state.winner
             if winner is not None:
@@ -249,7 +261,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
                     self.rewards[agent] = 1.0 if self._player[agent] == winner else loss
                     self.terminations[agent] = True
             else:  # the turn cap: a draw; the survivors share what the eliminated lost
-                share = (players - len(self.agents)) / (players - 1) / len(self.agents)
+                share = (players - len(self.agents)) / (players - 1) / len(self.agents) if self.zero_sum else 0.0
                 for agent in self.agents:
                     self.rewards[agent] = share
                     self.truncations[agent] = True
@@ -327,9 +339,10 @@ def raw_env(
     max_turns: int | None = 200,
     board: Board | str | None = None,
     render_mode: str | None = None,
+    zero_sum: bool = True,
 ) -> RiskAECEnv:
     """The environment of :func:`env` without PettingZoo's order-enforcing wrapper (arguments as there)."""
-    return RiskAECEnv(players, rules, max_turns, board, render_mode)
+    return RiskAECEnv(players, rules, max_turns, board, render_mode, zero_sum)
 
 
 def env(
@@ -338,6 +351,7 @@ def env(
     max_turns: int | None = 200,
     board: Board | str | None = None,
     render_mode: str | None = None,
+    zero_sum: bool = True,
 ) -> Any:
     """A PettingZoo AEC environment playing RISK (see the module docstring), wrapped as PettingZoo's classic
     games are: in ``OrderEnforcingWrapper`` (``env(...).unwrapped`` is the :class:`RiskAECEnv`).
@@ -355,6 +369,12 @@ def env(
         By default the board named by the rules; a name is read by
         :meth:`riskmath.Board.load` (e.g. ``"south_america_africa"``, a small board for learning).
     render_mode : {None, "ansi", "human"}
+    zero_sum : bool, default True
+        The rewards: zero-sum (``+1`` a win, ``-1/(players-1)`` a loss or an
+        elimination, a share of the eliminated players' losses at the turn
+        cap), or with False ``1`` a win and ``0`` anything else (see the
+        module docstring; the same option as in the OpenSpiel game and the
+        Gymnasium environment).
 
     Returns
     -------
@@ -367,4 +387,4 @@ def env(
     InvalidArgumentError
         For a bad argument, naming it.
     """
-    return _OrderEnforcingWrapper(raw_env(players, rules, max_turns, board, render_mode))
+    return _OrderEnforcingWrapper(raw_env(players, rules, max_turns, board, render_mode, zero_sum))

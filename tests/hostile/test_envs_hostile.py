@@ -318,3 +318,44 @@ def test_the_turn_cap_of_rollouts_from_a_finished_start_is_its_own():
     over = blitz.apply(next(o for o, _ in blitz.chance_outcomes() if o.defenders_left == 0))
     assert over.winner == 0
     assert rm.victory_probabilities(over, "aggressive", 2).attrs["turn_cap"] is None
+
+
+# -- issue 22, parts 4 and 5: resampling and the reward option ---------------------------------------------------
+
+
+@pytest.mark.parametrize("value", JUNK)
+def test_junk_for_zero_sum_is_named(value):
+    pytest.importorskip("pettingzoo")
+    from riskmath.envs.gymnasium import RiskEnv
+    from riskmath.envs.pettingzoo import env
+
+    if not isinstance(value, bool):
+        with pytest.raises(InvalidArgumentError, match="zero_sum must be True or False, got"):
+            env(players=2, zero_sum=value)
+    if value is not None and not isinstance(value, bool):
+        with pytest.raises(InvalidArgumentError, match="zero_sum must be None, True or False, got"):
+            RiskEnv(opponents=["random"], zero_sum=value)
+
+
+@pytest.mark.parametrize("value", JUNK)
+def test_junk_for_resampling_is_named(value):
+    pytest.importorskip("pyspiel")
+    import pyspiel
+
+    from riskmath.envs.hidden import resample_hidden, view_string
+    from riskmath.envs.openspiel import register
+
+    register()
+    state = pyspiel.load_game("python_risk", {"players": 2, "board": "south_america_africa"}).new_initial_state()
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not 0 <= value < 2:
+        with pytest.raises(InvalidArgumentError, match=r"player_id must be a player id in 0\.\.1"):
+            state.resample_from_infostate(value, lambda: 0.5)
+        with pytest.raises(InvalidArgumentError, match=r"player must be a player id in 0\.\.1"):
+            view_string(state.risk_state, value)
+    with pytest.raises(InvalidArgumentError, match=r"probability_sampler\(\) must return a number in \[0, 1\]"):
+        state.resample_from_infostate(0, lambda: value if not isinstance(value, np.integer) else 7)
+    with pytest.raises(InvalidArgumentError, match="expected a GameState"):
+        resample_hidden(value, 0, 0)
+    if not isinstance(value, int) or isinstance(value, bool):
+        with pytest.raises(InvalidArgumentError, match="seed must be an integer"):
+            resample_hidden(state.risk_state, 0, value)
