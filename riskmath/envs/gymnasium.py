@@ -21,7 +21,7 @@ what most network policies take); the mask is then read from
 
 **Masks.**  :meth:`RiskEnv.action_masks` (the method sb3-contrib's
 ``MaskablePPO`` and its ``ActionMasker`` look for) is the bool mask of the
-decision waiting for the seat, :attr:`RiskEnv.node`: the state, or the
+decision waiting for the seat, ``RiskEnv.node``: the state, or the
 :class:`~riskmath.envs.CountChoice` while a count is being chosen (the
 state underneath does not change until the count is complete, so a mask
 built from ``state_now`` is wrong there).
@@ -52,7 +52,7 @@ stall a game forever at no cost greater than the penalty.
 and changes nothing: for a masked agent, where an illegal id is a bug.
 
 **Registration.**  :func:`register` registers the id ``"riskmath/Risk-v0"``
-with ``max_episode_steps`` 200,000 (see :mod:`riskmath.envs.registration`),
+with ``max_episode_steps`` 200,000 (see ``riskmath.envs.registration``),
 and importing this module calls it, so that
 ``gymnasium.make("riskmath.envs.gymnasium:riskmath/Risk-v0")`` works in
 every Gymnasium version; with Gymnasium 0.29 the plugin entry point makes
@@ -217,7 +217,7 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         return self.codec._legal(node)
 
     def action_masks(self) -> np.ndarray:
-        """The legal ids of the seat's decision (:attr:`node`, count steps included): a new bool array.
+        """The legal ids of the seat's decision (``node``, count steps included): a new bool array.
 
         The method sb3-contrib's ``MaskablePPO`` (and its ``ActionMasker`` wrapper) looks for; equal to
         ``obs["action_mask"]`` of the dict observations.  All false once the episode is over.
@@ -301,7 +301,7 @@ def register() -> None:
     Then ``gymnasium.make("riskmath/Risk-v0", opponents=[...], ...)`` takes
     :class:`RiskEnv`'s parameters; Gymnasium's ``TimeLimit`` ends an
     episode after ``max_episode_steps`` steps (200,000 unless ``make`` is
-    given another, see :mod:`riskmath.envs.registration`).  Importing this
+    given another, see ``riskmath.envs.registration``).  Importing this
     module calls it.
     """
     register_envs()

@@ -217,8 +217,9 @@ def information_state(state: GameState, player: int, *, scaled: bool = False) ->
 
 
 @functools.lru_cache(maxsize=64)
-def _scales(game: Game, information: bool) -> tuple[np.ndarray, tuple[tuple[int, float], ...]]:
-    """The factor of every entry of the scaled vector, and the entries that hold plain counts with their factor.
+def _scales(game: Game, information: bool) -> tuple[np.ndarray, tuple[tuple[int, float], ...], np.ndarray]:
+    """The factor of every entry of the scaled vector, the entries that hold plain counts with their factor, and
+    the cap (ones: ``np.minimum`` with an array of the vector's type is a third of the time it takes with 1.0).
 
     An entry ``i`` scales to ``min(1, raw[i] * factor[i])``; a plain count (the sets traded, the next set's
     value, a blitz's ``stop_at`` or the armies to move in, the turn without a cap) to
@@ -251,7 +252,9 @@ def _scales(game: Game, information: bool) -> tuple[np.ndarray, tuple[tuple[int,
     if information:
         factor[at("discard", n)] = 1.0 / wilds
     factor.setflags(write=False)
-    return factor, tuple((i, log) for i in counts)
+    ones = np.ones_like(factor)
+    ones.setflags(write=False)
+    return factor, tuple((i, log) for i in counts), ones
 
 
 def scale(vector: np.ndarray, game: Game, *, information: bool = False, out: np.ndarray | None = None) -> np.ndarray:
@@ -261,11 +264,11 @@ def scale(vector: np.ndarray, game: Game, *, information: bool = False, out: np.
     The plain counts have the factor 1, so the product leaves them as they were; they are then taken one at a
     time (``math.log1p`` of a Python float beats a fancy-indexed ufunc on four entries).
     """
-    factor, counts = _scales(game, information)
+    factor, counts, ones = _scales(game, information)
     out = np.multiply(vector, factor, out=out)
     for i, log in counts:
         out[i] = math.log1p(float(out[i])) * log
-    np.minimum(out, 1.0, out=out)
+    np.minimum(out, ones, out=out)
     return out
 
 

@@ -5,7 +5,8 @@
 many steps; with ``defender_decides`` the defender answers an attack).
 Each agent observes a dict, as PettingZoo's classic games do:
 ``"observation"``, the float32 vector of :func:`riskmath.envs.observation`
-for that agent (hidden information hidden), and ``"action_mask"``, an int8
+for that agent (hidden information hidden), scaled into [0, 1] by default
+(``scaled=False``: unscaled), and ``"action_mask"``, an int8
 vector of length ``num_actions`` with 1 for the legal ids
 (:meth:`~riskmath.envs.ActionCodec.mask`; all zero for an agent that is
 not to move).  The action space is ``Discrete(num_actions)``.

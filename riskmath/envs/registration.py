@@ -10,7 +10,7 @@ riskmath[gymnasium]`` the id works in ``gymnasium.make`` with no import of
 riskmath first.  Gymnasium 1.0 dropped that plugin system: there the id needs
 the module before it, ``gymnasium.make("riskmath.envs.gymnasium:riskmath/Risk-v0")``
 (Gymnasium imports the module named before the colon, and importing
-:mod:`riskmath.envs.gymnasium` registers the id), or an ``import
+``riskmath.envs.gymnasium`` registers the id), or an ``import
 riskmath.envs.gymnasium`` first.
 
 Because it runs inside ``import gymnasium``, this module imports neither
