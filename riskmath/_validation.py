@@ -37,6 +37,7 @@ except ImportError:  # not a POSIX system
 
 __all__ = [
     "capped",
+    "check_bool",
     "check_choice",
     "check_cost",
     "check_int",
@@ -96,6 +97,13 @@ def check_int(name: str, value: object, *, minimum: int | None = 0, maximum: int
     if maximum is not None and result > maximum:
         raise InvalidArgumentError(f"{name} must be <= {maximum}, got {shown(result)}")
     return result
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Return ``value`` if it is True or False, else raise :class:`InvalidArgumentError` naming it."""
+    if not isinstance(value, bool):
+        raise InvalidArgumentError(f"{name} must be True or False, got {shown(value)}")
+    return value
 
 
 def check_probability(name: str, value: object) -> float | Fraction:

@@ -447,3 +447,15 @@ def rules_or_skip(preset: str, players: int) -> rm.Rules:
     except rm.RiskmathError:
         pytest.skip(f"{preset} is not for {players} players")
     return rules
+
+
+class FakeTensor:
+    """A 0-d tensor as torch and JAX have them: a shape of () and ``item()`` (torch is not a test dependency)."""
+
+    shape = ()
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def item(self) -> object:
+        return self.value

@@ -3,7 +3,7 @@
 The PettingZoo environment keeps each player's observation vector in a buffer that it rewrites only where
 the node changed (riskmath.envs.observations.Observer), and reads the codec's cached mask.  These tests
 play seeded random masked games through the environment and compare, at every step, what ``observe``
-returns against ``observation(node, player)`` and ``codec.mask(node)`` computed from scratch; the agents
+returns against ``observation(node, player, scaled=True)`` and ``codec.mask(node)`` computed from scratch; the agents
 observed each step are a random subset, so a buffer also has to catch up over several nodes at once.
 The sweeps cover presets with cards, missions and capitals, 2 to 6 players, and the events that change
 many sections at once: trades, captures, eliminations, chance (every battle) and the turn cap; each
@@ -45,7 +45,7 @@ def checked_rollout(aec: RiskAECEnv, seed: int, max_steps: int = 4000) -> dict[s
         for name in [*others, agent]:
             obs = aec.observe(name)
             player = raw.possible_agents.index(name)
-            assert np.array_equal(obs["observation"], observation(node, player)), (seed, name, node)
+            assert np.array_equal(obs["observation"], observation(node, player, scaled=True)), (seed, name, node)
             to_move = name == agent and not (aec.terminations[name] or aec.truncations[name])
             expected = codec.mask(node) if to_move else np.zeros(codec.num_actions, dtype=bool)
             assert obs["action_mask"].dtype == np.int8
@@ -183,8 +183,8 @@ def test_the_gymnasium_env_observes_from_scratch_too():
     obs, _ = gym_env.reset(seed=4)
     rng, done, steps = np.random.default_rng(4), False, 0
     while not done:
-        node = gym_env._node
-        assert np.array_equal(obs["observation"], observation(node, 1))
+        node = gym_env.node
+        assert np.array_equal(obs["observation"], observation(node, 1, scaled=True))
         assert np.array_equal(obs["action_mask"], gym_env.codec.mask(node).astype(np.int8))
         kept = obs["observation"].copy()
         obs, _, terminated, truncated, _ = gym_env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

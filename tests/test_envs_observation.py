@@ -23,6 +23,7 @@ from riskmath.envs import (
     observation_layout,
     observation_string,
 )
+from riskmath.envs.observations import HAND_SCALE, LOG_BITS
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.missions import mission_text, missions_for
 from tests.game_helpers import INFANTRY, build, data_of, load
@@ -34,6 +35,8 @@ def same_view(a: rm.GameState, b: rm.GameState, player: int) -> bool:
     return bool(
         np.array_equal(observation(a, player), observation(b, player))
         and np.array_equal(information_state(a, player), information_state(b, player))
+        and np.array_equal(observation(a, player, scaled=True), observation(b, player, scaled=True))
+        and np.array_equal(information_state(a, player, scaled=True), information_state(b, player, scaled=True))
         and observation_string(a, player) == observation_string(b, player)
     )
 
@@ -167,6 +170,80 @@ def test_pending_battle_capture_and_count_choice():
     assert np.allclose(np.expm1(section[-3:]), [0, 3, 9])
     assert not observation(captured, 0)[layout["choice"]].any()
     assert "choosing the count of occupy" in observation_string(choice, 0)
+
+
+def log_scaled(count: float) -> float:
+    """The documented scale of an unbounded count: ``log2(1 + x) / 10``, capped at 1."""
+    return min(1.0, float(np.log2(1.0 + count)) / LOG_BITS)
+
+
+@pytest.mark.parametrize(("preset", "max_turns"), [("us_1993", 9), ("risiko", None), ("us_1993_capital", 12)])
+def test_scaled_values_along_a_game(preset, max_turns):
+    # Every scaled entry in [0, 1], each section as the learning page's table says, from the unscaled vector.
+    rules = rm.Rules.preset(preset)
+    game = rm.Game(3, rules, max_turns=max_turns) if max_turns else rm.Game(3, rules, max_turns=None)
+    rng = random.Random(1)
+    state = game.new_initial_state(seed=1, auto_chance=True)
+    layout, n = observation_layout(game), len(game.board)
+    wilds, deck = game.full_deck.count("wild"), len(game.full_deck)
+    for _ in range(400 if max_turns else 150):
+        if state.is_terminal():
+            break
+        for player in range(3):
+            raw, scaled = observation(state, player), observation(state, player, scaled=True)
+            assert scaled.dtype == np.float32
+            assert scaled.min() >= 0.0
+            assert scaled.max() <= 1.0
+            for name in ("owner", "alive", "phase", "player", "mission", "capitals", "moved"):
+                assert np.array_equal(scaled[layout[name]], raw[layout[name]]), name
+            expected_armies = [log_scaled(a) for a in state.army_counts]
+            assert np.allclose(scaled[layout["armies"]], expected_armies, atol=1e-6)
+            hand = scaled[layout["hand"]]
+            assert np.array_equal(hand[:n], raw[layout["hand"]][:n])
+            assert hand[n] == pytest.approx(state.cards(player).count("wild") / wilds)
+            sizes = [min(1.0, len(state.cards((player + k) % 3)) / HAND_SCALE) for k in range(3)]
+            assert np.allclose(scaled[layout["hand_sizes"]], sizes)
+            traded, value, left = raw[layout["cards"]]
+            assert np.allclose(scaled[layout["cards"]], [log_scaled(traded), log_scaled(value), left / deck])
+            turn = scaled[layout["turn"]]
+            assert turn[0] == pytest.approx(state.turn / max_turns if max_turns else log_scaled(state.turn))
+            assert turn[1] == pytest.approx(log_scaled(state.pool), abs=1e-6)
+            assert np.array_equal(turn[2:], raw[layout["turn"]][2:])
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
+def test_scaled_counts_saturate_at_the_cap_and_stay_apart_below_it():
+    game = rm.Game(3, max_turns=10)
+    layout = observation_layout(game)
+    armies = {"Alaska": 1022, "Kamchatka": 1023, "Peru": 10**9, "Egypt": 1, "Iceland": 2}
+    state = build(game, phase="attack", armies=armies)
+    section = observation(state, 0, scaled=True)[layout["armies"]]
+    index = game.board.index
+    assert section[index("Alaska")] < 1.0
+    assert section[index("Kamchatka")] == section[index("Peru")] == 1.0
+    assert section[index("Egypt")] == pytest.approx(0.1)
+    assert section[index("Iceland")] == pytest.approx(np.log2(3) / 10)
+    assert len(set(section[[index(t) for t in ("Egypt", "Iceland", "Alaska")]].tolist())) == 3
+
+
+def test_scaled_battle_choice_and_discard():
+    game = rm.Game(3, defender_decides=True)
+    n = len(game.board)
+    layout = information_state_layout(game)
+    owners = {"Alaska": 0, "Kamchatka": 1}
+    state = build(game, phase="attack", armies={"Alaska": 10, "Kamchatka": 2}, owner=owners, discard=["wild"])
+    rolling = state.apply(rm.Attack("Alaska", "Kamchatka", 3)).apply(rm.Defend(2))
+    vector = information_state(rolling, 1, scaled=True)
+    battle = vector[layout["battle"]]
+    assert battle[2 * n] == 1
+    assert battle[2 * n + 3] == pytest.approx(log_scaled(3))  # the dice, a count on the log scale
+    assert battle[2 * n + 4] == 1.0  # the defender's 2 dice of 2
+    assert vector[layout["discard"]][n] == 0.5  # one wild of the deck's two
+    codec = ActionCodec(game)
+    captured = state.apply(rm.Attack("Alaska", "Kamchatka", 3)).apply(rm.Defend(2)).apply(rm.RollOutcome(0, 2))
+    choice = codec.decode(captured, codec.layout["occupy"].start)
+    section = observation(choice, 0, scaled=True)[layout["choice"]]
+    assert np.allclose(section[-3:], [log_scaled(0), log_scaled(3), log_scaled(9)])
 
 
 def test_bad_arguments():

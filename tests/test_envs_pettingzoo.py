@@ -80,7 +80,7 @@ def test_spaces_and_first_observation():
     assert obs in aec.observation_space(mover)
     assert obs["action_mask"].dtype == np.int8
     assert np.array_equal(obs["action_mask"].astype(bool), codec.mask(state))
-    assert np.array_equal(obs["observation"], observation(state, state.current_player))
+    assert np.array_equal(obs["observation"], observation(state, state.current_player, scaled=True))
     other = next(a for a in aec.agents if a != mover)
     assert not aec.observe(other)["action_mask"].any()
 
@@ -200,3 +200,28 @@ def test_zero_sum_must_be_a_bool():
     for bad in (None, 0, "yes"):
         with pytest.raises(InvalidArgumentError, match=f"zero_sum must be True or False, got {bad!r}"):
             env(players=2, zero_sum=bad)
+
+
+@pytest.mark.filterwarnings(*DICT_OBSERVATIONS)
+def test_unscaled_observations_pass_the_api_test_and_are_the_raw_vector():
+    api_test(env(players=3, max_turns=6, scaled=False), num_cycles=100)
+    scaled, unscaled = env(players=3, max_turns=8), env(players=3, max_turns=8, scaled=False)
+    for aec in (scaled, unscaled):
+        aec.reset(seed=2)
+    rng = np.random.default_rng(2)
+    assert scaled.observation_space("player_0")["observation"].high.max() == 1.0
+    assert unscaled.observation_space("player_0")["observation"].high.max() == np.finfo(np.float32).max
+    for agent in scaled.agent_iter(max_iter=300):
+        obs, _, terminated, truncated, _ = scaled.last()
+        raw, *_ = unscaled.last()
+        node, player = scaled.unwrapped.node, scaled.unwrapped.possible_agents.index(agent)
+        assert np.array_equal(obs["observation"], observation(node, player, scaled=True))
+        assert np.array_equal(raw["observation"], observation(node, player))
+        assert obs["observation"].min() >= 0.0
+        assert obs["observation"].max() <= 1.0
+        assert np.array_equal(obs["action_mask"], raw["action_mask"])
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        scaled.step(action)
+        unscaled.step(action)
+    with pytest.raises(InvalidArgumentError, match="scaled must be True or False, got 'yes'"):
+        env(scaled="yes")

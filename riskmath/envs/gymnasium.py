@@ -3,14 +3,36 @@
 :class:`RiskEnv` plays seat ``seat`` (0 by default) of a game whose other
 seats are played by riskmath agents (``opponents``, names for
 :func:`riskmath.agents.make_agent` or agent objects), in seat order after
-the learner's.  Observations and actions are those of
-:mod:`riskmath.envs.pettingzoo`: a dict with the float32 ``"observation"``
-vector of :func:`riskmath.envs.observation` for the seat and an int8
-``"action_mask"``, and ``Discrete(num_actions)`` action ids of
+the learner's.  Actions are ``Discrete(num_actions)`` ids of
 :class:`~riskmath.envs.ActionCodec` (a count chosen in
-:class:`~riskmath.envs.CountChoice` steps, as there).  Chance nodes and
-the opponents' moves happen inside :meth:`RiskEnv.step`, so that every step
-waits for the seat's next decision.
+:class:`~riskmath.envs.CountChoice` steps, as in
+:mod:`riskmath.envs.pettingzoo`).  Chance nodes and the opponents' moves
+happen inside :meth:`RiskEnv.step`, so that every step waits for the seat's
+next decision.
+
+**Observations.**  By default a dict, as PettingZoo's classic games have it:
+``"observation"``, the float32 vector of :func:`riskmath.envs.observation`
+for the seat, *scaled* into [0, 1] (``observation(node, seat,
+scaled=True)``, a ``Box(0, 1)``), and ``"action_mask"``, an int8 vector with
+1 for the legal ids.  ``flat=True`` observes the vector alone (a ``Box``,
+what most network policies take); the mask is then read from
+:meth:`RiskEnv.action_masks`.  ``scaled=False`` gives the unscaled vector
+(counts as they are; bounded only by the largest float32).
+
+**Masks.**  :meth:`RiskEnv.action_masks` (the method sb3-contrib's
+``MaskablePPO`` and its ``ActionMasker`` look for) is the bool mask of the
+decision waiting for the seat, ``RiskEnv.node``: the state, or the
+:class:`~riskmath.envs.CountChoice` while a count is being chosen (the
+state underneath does not change until the count is complete, so a mask
+built from ``state_now`` is wrong there).
+
+**Actions.**  ``step`` takes what ``action_space.contains()`` takes: a Python
+int, a NumPy integer, a 0-d NumPy integer array, and (duck-typed, by
+``.item()``) a 0-d integer tensor of torch or JAX.  One exception: a bool,
+which Gymnasium's ``Discrete`` takes for 0 or 1, is refused, as everywhere
+in riskmath (it is more likely a bug than an id).  A value that is not an
+id of the space raises :class:`riskmath.InvalidArgumentError` and changes
+nothing, whatever the policy below.
 
 Reward ``+1`` for a win and ``-1`` for a loss (another player wins, or the
 seat is eliminated), both with ``terminated``; ``0`` on every other step,
@@ -22,22 +44,30 @@ PettingZoo environment under the same option: with True a loss is
 eliminated players lost (0 if nobody was); with False a loss is 0.  With
 two players True and the default agree.
 
-**Illegal ids.**  By default (``illegal_action="raise"``) an id whose mask
-entry is 0 raises :class:`riskmath.IllegalActionError` and changes nothing.
-Gymnasium's own checker (``gymnasium.utils.env_checker.check_env``) steps
-with unmasked samples from the action space, so ``illegal_action="lose"``
-instead ends the episode as a loss (reward ``-1``, ``terminated``, the id
-in ``info["illegal_action"]``), as PettingZoo's classic games do with an
-illegal move.
+**Illegal ids.**  An id of the space whose mask entry is 0 ends the episode
+as a loss by default (``illegal_action="lose"``): reward ``-1``,
+``terminated``, the id in ``info["illegal_action"]``, as PettingZoo's
+classic games treat an illegal move.  That keeps Gymnasium's contract that
+every member of the action space is a valid argument of ``step``, so that
+Gymnasium's own checker (``gymnasium.utils.env_checker.check_env``, which
+steps unmasked samples of the space) passes with the default settings, and
+an unmasked learner is taught the mask by the reward.  A no-op with a
+penalty would keep the episode going instead, but lets an unmasked policy
+stall a game forever at no cost greater than the penalty.
+``illegal_action="raise"`` raises :class:`riskmath.IllegalActionError`
+and changes nothing: for a masked agent, where an illegal id is a bug.
 
-:func:`register` registers the id ``"riskmath/Risk-v0"``.
+**Registration.**  :func:`register` registers the id ``"riskmath/Risk-v0"``
+with ``max_episode_steps`` 200,000 (see ``riskmath.envs.registration``),
+and importing this module calls it, so that
+``gymnasium.make("riskmath.envs.gymnasium:riskmath/Risk-v0")`` works in
+every Gymnasium version; with Gymnasium 0.29 the plugin entry point makes
+``gymnasium.make("riskmath/Risk-v0")`` work without any import.
 
 Examples
 --------
 >>> import gymnasium, numpy as np
->>> from riskmath.envs.gymnasium import register
->>> register()
->>> env = gymnasium.make("riskmath/Risk-v0", opponents=["aggressive"], max_turns=6)
+>>> env = gymnasium.make("riskmath.envs.gymnasium:riskmath/Risk-v0", opponents=["aggressive"], max_turns=6)
 >>> obs, info = env.reset(seed=2)
 >>> rng, done = np.random.default_rng(2), False
 >>> while not done:
@@ -58,23 +88,23 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from riskmath._validation import check_int, shown
+from riskmath._validation import check_bool, check_int, shown
 from riskmath.agents import make_agent
 from riskmath.envs.codec import ActionCodec, CountChoice
 from riskmath.envs.observations import Observer, observation_string
-from riskmath.envs.pettingzoo import check_render_mode, make_game, observation_space
+from riskmath.envs.pettingzoo import check_render_mode, make_game, mask_space, vector_space
+from riskmath.envs.registration import DEFAULT_MAX_TURNS, ENV_ID, register_envs
 from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game import Board, GameState, Rules
 
-__all__ = ["ENV_ID", "RiskEnv", "register"]
-
-#: The id :func:`register` gives the environment.
-ENV_ID = "riskmath/Risk-v0"
+__all__ = ["ENV_ID", "ILLEGAL_ACTIONS", "RiskEnv", "register"]
 
 _RENDER_MODES = ("ansi",)
+#: What :class:`RiskEnv` may do with an id outside the mask (``illegal_action``); the first is the default.
+ILLEGAL_ACTIONS = ("lose", "raise")
 
 
-class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
+class RiskEnv(gymnasium.Env[Any, Any]):
     """One seat of a game of RISK against riskmath agents (see the module docstring).
 
     Parameters
@@ -92,14 +122,19 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
     board : Board or str, optional
         By default the board named by the rules; a name is read by
         :meth:`riskmath.Board.load` (e.g. ``"south_america_africa"``, a small board for learning).
-    illegal_action : {"raise", "lose"}, default "raise"
-        What an id outside the mask does (see the module docstring).
+    illegal_action : {"lose", "raise"}, default "lose"
+        What an id of the space outside the mask does (see the module docstring).
     render_mode : {None, "ansi"}
     zero_sum : bool or None, default None
         The rewards: None ``+1`` a win, ``-1`` a loss; True ``+1`` a win,
         ``-1/(players-1)`` a loss, a share of the eliminated players' losses
         at the turn cap; False ``1`` a win, ``0`` anything else (True and
         False as in the OpenSpiel game and the PettingZoo environment).
+    flat : bool, default False
+        False: observe a dict of the vector and the mask.  True: observe the
+        vector alone, a ``Box`` (the mask from :meth:`action_masks`).
+    scaled : bool, default True
+        Whether the vector is scaled into [0, 1] (``observation(node, seat, scaled=True)``).
 
     Raises
     ------
@@ -112,6 +147,10 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
     codec : ActionCodec
     state_now : GameState or None
         The current state (None before :meth:`reset`).
+    node : GameState or CountChoice or None
+        The decision waiting for the seat: ``state_now``, or the
+        :class:`~riskmath.envs.CountChoice` of a count being chosen (None
+        before :meth:`reset`).
     """
 
     metadata = {"render_modes": list(_RENDER_MODES), "render_fps": 4}  # noqa: RUF012 (gymnasium.Env declares it so)
@@ -121,11 +160,14 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         opponents: Sequence[Any] = ("odds", "aggressive"),
         seat: int = 0,
         rules: Rules | None = None,
-        max_turns: int | None = 200,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         board: Board | str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = ILLEGAL_ACTIONS[0],
         render_mode: str | None = None,
         zero_sum: bool | None = None,
+        *,
+        flat: bool = False,
+        scaled: bool = True,
     ) -> None:
         if isinstance(opponents, str) or not isinstance(opponents, Sequence) or not 1 <= len(opponents) <= 5:
             raise InvalidArgumentError(f"opponents must be a list of 1 to 5 agents, got {shown(opponents)}")
@@ -137,8 +179,8 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
                 )
         self.game = make_game(len(agents) + 1, rules, max_turns, board)
         self.seat = check_int("seat", seat, minimum=0, maximum=self.game.players - 1)
-        if illegal_action not in ("raise", "lose"):
-            raise InvalidArgumentError(f"illegal_action must be 'raise' or 'lose', got {shown(illegal_action)}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise InvalidArgumentError(f"illegal_action must be 'lose' or 'raise', got {shown(illegal_action)}")
         self.illegal_action = illegal_action
         self.render_mode = check_render_mode(render_mode, _RENDER_MODES)
         if zero_sum is not None and not isinstance(zero_sum, bool):
@@ -146,26 +188,29 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
         self.zero_sum = zero_sum
         players = self.game.players
         self._loss = -1.0 if zero_sum is None else -1.0 / (players - 1) if zero_sum else 0.0
+        self.flat = check_bool("flat", flat)
+        self.scaled = check_bool("scaled", scaled)
         self.codec = ActionCodec(self.game)
-        self._observer = Observer(self.game)  # the seat's vector, updated in place (copied out)
+        self._observer = Observer(self.game, scaled=self.scaled)  # the seat's vector, updated in place
         others = [p for p in range(self.game.players) if p != self.seat]
         self._opponents = dict(zip(others, agents, strict=True))
-        self.observation_space = observation_space(self.game, self.codec)
+        vector = vector_space(self.game, self.scaled)
+        self.observation_space: spaces.Space[Any] = (
+            vector if self.flat else spaces.Dict({"observation": vector, "action_mask": mask_space(self.codec)})
+        )
         self.action_space = spaces.Discrete(self.codec.num_actions)
         self.state_now: GameState | None = None
-        self._node: GameState | CountChoice | None = None
+        self.node: GameState | CountChoice | None = None
         self._rngs: dict[int, random.Random] = {}
         self._over = False
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start a new game and play the opponents up to the seat's first decision."""
         super().reset(seed=seed)
         draws = self.np_random.integers(1 << 63, size=len(self._opponents) + 1)
         self._rngs = {p: random.Random(int(draw)) for p, draw in zip(self._opponents, draws[1:], strict=True)}
         state = self.game.new_initial_state(seed=int(draws[0]), auto_chance=True)
-        self.state_now = self._node = self._play_opponents(state)
+        self.state_now = self.node = self._play_opponents(state)
         self._over = self.state_now.is_terminal() or not self.state_now.alive(self.seat)
         return self._observe(), {}
 
@@ -175,32 +220,60 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
             state = state.apply(self._opponents[player].act(state, self._rngs[player]))
         return state
 
-    def _observe(self) -> dict[str, Any]:
-        assert self._node is not None
-        if self._over or self._node.current_player != self.seat:
-            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-        else:
-            mask = self.codec._legal(self._node).view(np.int8).copy()  # the codec's own array: copied out
-        return {"observation": self._observer.view(self._node, self.seat).copy(), "action_mask": mask}
-
-    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        """Take action id ``action``; the opponents then play up to the seat's next decision or the end."""
-        if self._node is None or self.state_now is None:
+    def _running(self) -> GameState | CountChoice:
+        """The node; InvalidArgumentError before :meth:`reset`."""
+        if self.node is None:
             raise InvalidArgumentError("the environment has no game yet: call reset() first")
-        if self._over:
+        return self.node
+
+    def _legal(self) -> np.ndarray | None:
+        """The codec's own mask array of the seat's decision (read it, never change it); None once it is over."""
+        node = self._running()
+        if self._over or node.current_player != self.seat:
+            return None
+        return self.codec._legal(node)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal ids of the seat's decision (``node``, count steps included): a new bool array.
+
+        The method sb3-contrib's ``MaskablePPO`` (and its ``ActionMasker`` wrapper) looks for; equal to
+        ``obs["action_mask"]`` of the dict observations.  All false once the episode is over.
+
+        Raises
+        ------
+        InvalidArgumentError
+            Before :meth:`reset`.
+        """
+        legal = self._legal()
+        return np.zeros(self.codec.num_actions, dtype=bool) if legal is None else legal.copy()
+
+    def _observe(self) -> Any:
+        node = self._running()
+        vector = self._observer.copy(node, self.seat)
+        if self.flat:
+            return vector
+        legal = self._legal()
+        mask = np.zeros(self.codec.num_actions, dtype=np.int8) if legal is None else legal.view(np.int8).copy()
+        return {"observation": vector, "action_mask": mask}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Take action id ``action``; the opponents then play up to the seat's next decision or the end."""
+        node = self._running()
+        if self._over or self.state_now is None:
             raise InvalidArgumentError("the episode is over: call reset() first")
+        index = _action_id(action)
         try:
-            result = self.codec.decode(self._node, action)
+            result = self.codec.decode(node, index)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
             self._over = True
-            return self._observe(), self._loss, True, False, {"illegal_action": int(action)}
+            return self._observe(), self._loss, True, False, {"illegal_action": index}
         if isinstance(result, CountChoice):
-            self._node = result
+            self.node = result
             return self._observe(), 0.0, False, False, {}
         state = self._play_opponents(self.state_now.apply(result, check=False))  # decode() returns legal actions
-        self.state_now = self._node = state
+        self.state_now = self.node = state
         self._over = state.is_terminal() or not state.alive(self.seat)
         if not state.alive(self.seat):
             return self._observe(), self._loss, True, False, {}
@@ -219,16 +292,43 @@ class RiskEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def render(self) -> str | None:
         """The state as text from the seat's side (``"ansi"``)."""
-        if self.render_mode is None or self._node is None or self.state_now is None:
+        if self.render_mode is None or self.node is None or self.state_now is None:
             return None
-        return f"{self.state_now!r}\n" + observation_string(self._node, self.seat)  # type: ignore[arg-type]
+        return f"{self.state_now!r}\n" + observation_string(self.node, self.seat)  # type: ignore[arg-type]
+
+
+def _action_id(action: Any) -> Any:
+    """``action`` as a Python int if it is an integer id in any of the forms ``Discrete.contains`` takes, else as
+    it is (for the codec to refuse, naming it).
+
+    A Python int passes through; NumPy integers, 0-d integer arrays and 0-d integer tensors (anything with
+    ``shape == ()`` and an ``item()`` that returns an int) become ints; bools and everything else stay.
+
+    Examples
+    --------
+    >>> _action_id(np.int64(3)), _action_id(np.array(4)), _action_id(np.array(4.0)), _action_id(True)
+    (3, 4, array(4.), True)
+    """
+    if type(action) is int:
+        return action
+    item = getattr(action, "item", None)
+    if item is not None and getattr(action, "shape", None) == () and callable(item):
+        value = item()
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return action
 
 
 def register() -> None:
     """Register :class:`RiskEnv` with Gymnasium as ``"riskmath/Risk-v0"`` (again is harmless).
 
     Then ``gymnasium.make("riskmath/Risk-v0", opponents=[...], ...)`` takes
-    :class:`RiskEnv`'s parameters.
+    :class:`RiskEnv`'s parameters; Gymnasium's ``TimeLimit`` ends an
+    episode after ``max_episode_steps`` steps (200,000 unless ``make`` is
+    given another, see ``riskmath.envs.registration``).  Importing this
+    module calls it.
     """
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="riskmath.envs.gymnasium:RiskEnv")
+    register_envs()
+
+
+register()

@@ -5,7 +5,8 @@
 many steps; with ``defender_decides`` the defender answers an attack).
 Each agent observes a dict, as PettingZoo's classic games do:
 ``"observation"``, the float32 vector of :func:`riskmath.envs.observation`
-for that agent (hidden information hidden), and ``"action_mask"``, an int8
+for that agent (hidden information hidden), scaled into [0, 1] by default
+(``scaled=False``: unscaled), and ``"action_mask"``, an int8
 vector of length ``num_actions`` with 1 for the legal ids
 (:meth:`~riskmath.envs.ActionCodec.mask`; all zero for an agent that is
 not to move).  The action space is ``Discrete(num_actions)``.
@@ -80,7 +81,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from riskmath._validation import check_int, shown
+from riskmath._validation import check_bool, check_int, shown
 from riskmath.envs.codec import ActionCodec, CountChoice
 from riskmath.envs.observations import Observer, observation_layout, observation_string
 from riskmath.errors import InvalidArgumentError
@@ -99,20 +100,26 @@ def make_game(players: int, rules: Rules | None, max_turns: int | None, board: B
     return Game(players, rules, board, max_turns=max_turns)
 
 
-def observation_space(game: Game, codec: ActionCodec) -> spaces.Dict:
-    """The per-agent ``Dict`` space: the observation vector (float32, non-negative and finite) and the int8 mask.
+def observation_space(game: Game, codec: ActionCodec, scaled: bool = True) -> spaces.Dict:
+    """The per-agent ``Dict`` space: the observation vector (float32) and the int8 mask.
 
-    Some entries have no bound of their own (turns, the value of the next
-    set), so the vector's bound is the largest finite float32.
+    Scaled, every entry of the vector lies in [0, 1]; unscaled, some entries
+    have no bound of their own (turns, the value of the next set), so the
+    vector's bound is the largest finite float32.
     """
+    return spaces.Dict({"observation": vector_space(game, scaled), "action_mask": mask_space(codec)})
+
+
+def vector_space(game: Game, scaled: bool) -> spaces.Box:
+    """The ``Box`` of the observation vector: ``[0, 1]`` scaled, else ``[0, largest float32]``."""
     size = max(block.stop for block in observation_layout(game).values())
-    top = float(np.finfo(np.float32).max)
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(low=0.0, high=top, shape=(size,), dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(codec.num_actions,), dtype=np.int8),
-        }
-    )
+    top = 1.0 if scaled else float(np.finfo(np.float32).max)
+    return spaces.Box(low=0.0, high=top, shape=(size,), dtype=np.float32)
+
+
+def mask_space(codec: ActionCodec) -> spaces.Box:
+    """The ``Box`` of an int8 action mask (1 for a legal id)."""
+    return spaces.Box(low=0, high=1, shape=(codec.num_actions,), dtype=np.int8)
 
 
 def check_zero_sum(zero_sum: object) -> bool:
@@ -143,6 +150,8 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         any, is in ``node``.
     node : GameState or CountChoice or None
         The decision waiting for ``agent_selection``.
+    scaled : bool
+        Whether observations are scaled into [0, 1] (see :func:`env`).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -159,22 +168,25 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         board: Board | str | None = None,
         render_mode: str | None = None,
         zero_sum: bool = True,
+        *,
+        scaled: bool = True,
     ) -> None:
         super().__init__()
         self.game = make_game(players, rules, max_turns, board)
         self.zero_sum = check_zero_sum(zero_sum)
         self.codec = ActionCodec(self.game)
         self.render_mode = check_render_mode(render_mode, _RENDER_MODES)
+        self.scaled = check_bool("scaled", scaled)
         self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
         self._player = {agent: i for i, agent in enumerate(self.possible_agents)}
-        space = observation_space(self.game, self.codec)
+        space = observation_space(self.game, self.codec, self.scaled)
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.codec.num_actions) for agent in self.possible_agents}
         self.state_now: GameState | None = None
         self.node: GameState | CountChoice | None = None
         self._seeds = np.random.default_rng()
         self._no_mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-        self._observer = Observer(self.game)  # the observation vectors, updated in place from node to node
+        self._observer = Observer(self.game, scaled=self.scaled)  # the vectors, updated in place node to node
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[self._agent_name(agent)]
@@ -228,7 +240,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         # The observer's vector and the codec's mask are their own buffers (kept for the next node or
         # rewritten in place): the caller gets copies to keep.  A bool array viewed as int8 is 0/1 bytes.
         mask = self.codec._legal(self.node) if to_move else self._no_mask
-        return {"observation": self._observer.view(self.node, player).copy(), "action_mask": mask.view(np.int8).copy()}
+        return {"observation": self._observer.copy(self.node, player), "action_mask": mask.view(np.int8).copy()}
 
     def step(self, action: Any) -> None:
         """Take action id ``action`` for ``agent_selection`` (None for an agent whose game has ended)."""
@@ -340,9 +352,11 @@ def raw_env(
     board: Board | str | None = None,
     render_mode: str | None = None,
     zero_sum: bool = True,
+    *,
+    scaled: bool = True,
 ) -> RiskAECEnv:
     """The environment of :func:`env` without PettingZoo's order-enforcing wrapper (arguments as there)."""
-    return RiskAECEnv(players, rules, max_turns, board, render_mode, zero_sum)
+    return RiskAECEnv(players, rules, max_turns, board, render_mode, zero_sum, scaled=scaled)
 
 
 def env(
@@ -352,6 +366,8 @@ def env(
     board: Board | str | None = None,
     render_mode: str | None = None,
     zero_sum: bool = True,
+    *,
+    scaled: bool = True,
 ) -> Any:
     """A PettingZoo AEC environment playing RISK (see the module docstring), wrapped as PettingZoo's classic
     games are: in ``OrderEnforcingWrapper`` (``env(...).unwrapped`` is the :class:`RiskAECEnv`).
@@ -375,6 +391,10 @@ def env(
         cap), or with False ``1`` a win and ``0`` anything else (see the
         module docstring; the same option as in the OpenSpiel game and the
         Gymnasium environment).
+    scaled : bool, default True
+        True: the observation vector is ``observation(state, player, scaled=True)``, every entry in [0, 1]
+        (a ``Box(0, 1)``), for a network's input.  False: the unscaled ``observation(state, player)``
+        (counts as they are, ``log(1 + armies)``; bounded only by the largest float32).
 
     Returns
     -------
@@ -387,4 +407,4 @@ def env(
     InvalidArgumentError
         For a bad argument, naming it.
     """
-    return _OrderEnforcingWrapper(raw_env(players, rules, max_turns, board, render_mode, zero_sum))
+    return _OrderEnforcingWrapper(raw_env(players, rules, max_turns, board, render_mode, zero_sum, scaled=scaled))
