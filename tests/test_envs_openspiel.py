@@ -212,6 +212,41 @@ def test_tensors_have_the_declared_shapes():
         step_randomly(state, rng)
 
 
+def test_tensors_equal_the_views_at_every_node_of_a_game_with_blitz_pieces():
+    """The observers update their vectors in place and keep the initial state's apart (issue 22, part 6): at
+    every node, chance nodes and blitz pieces included, and read in turn with a state of another game (so the
+    kept vectors change node every time), the tensors are the views computed afresh."""
+    game = load(players=2, max_turns=12, board=SMALL, starting_armies=150)  # big stacks: blitzes go in pieces
+    other = game.new_initial_state()
+    rng, other_rng = np.random.default_rng(8), np.random.default_rng(9)
+    kinds = set()
+
+    def check(state):
+        kinds.add(type(state.node).__name__)
+        for node_state in (state, other):
+            for p in range(2):
+                np.testing.assert_array_equal(node_state.observation_tensor(p), observation(node_state.node, p))
+                assert node_state.information_state_tensor(p) == information_state(node_state.node, p).tolist()
+        if not other.is_terminal():
+            step_randomly(other, other_rng)
+
+    random_playout(game.new_initial_state(), rng, check)
+    assert kinds == {"GameState", "CountChoice", "BattleChance"}
+
+
+def test_chance_outcomes_are_the_callers_own_list():
+    """The codec keeps the last chance node's outcomes (issue 22, part 6); each call still returns a new list."""
+    state = load(players=2, max_turns=5, board=SMALL).new_initial_state()
+    first = state.chance_outcomes()
+    first.clear()
+    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    with pytest.raises(rm.IllegalActionError):
+        state.apply_action(2)  # not an outcome of the node: refused as before
+    state.apply_action(1)
+    assert state.current_player() == pyspiel.PlayerId.CHANCE
+    assert state.chance_outcomes() != [(0, 0.5), (1, 0.5)]
+
+
 def views(state: RiskState, player: int):
     return (
         tuple(state.observation_tensor(player)),

@@ -113,6 +113,9 @@ class ChanceIds:
         self.chance_layout: Mapping[str, slice] = id_blocks(chance)
         self.num_chance_outcomes = sum(size for _, size in chance)
         self._games: dict[int, Game] = {id(game): game}
+        # The last chance node's outcomes (nodes are immutable): a player of the OpenSpiel game asks for them
+        # and then applies one, which decode_outcome checks against the same list.
+        self._outcomes: tuple[object, list[tuple[int, float]]] = (None, [])
 
     # -- checks ---------------------------------------------------------------------------------
     #: The nodes inside a state that carry it as ``node.state`` (the codec adds its count choices).
@@ -154,6 +157,14 @@ class ChanceIds:
         >>> ids.chance_outcomes(game.new_initial_state(seed=0))
         [(0, 0.3333333333333333), (1, 0.3333333333333333), (2, 0.3333333333333333)]
         """
+        last, pairs = self._outcomes
+        if last is node:
+            return list(pairs)  # the caller's own list
+        pairs = self._chance_outcomes(node)
+        self._outcomes = (node, pairs)
+        return list(pairs)
+
+    def _chance_outcomes(self, node: GameState | BattleChance) -> list[tuple[int, float]]:
         state = self._state(node)
         if isinstance(node, BattleChance):
             return self._battle_outcomes(node)

@@ -112,7 +112,9 @@ class RiskEnv(gymnasium.Env[Any, Any]):
     opponents : sequence of str or agents, default ("odds", "aggressive")
         The other seats' agents: names for :func:`riskmath.agents.make_agent`
         or objects with an ``act(state, rng)`` method; the game has
-        ``len(opponents) + 1`` players.
+        ``len(opponents) + 1`` players.  The actions of an agent marked
+        ``trusted`` (the built-in ones) are applied unchecked, as
+        :func:`riskmath.play` applies them; any other agent's are checked.
     seat : int, default 0
         The learner's player id.
     rules : Rules, optional
@@ -194,6 +196,8 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         self._observer = Observer(self.game, scaled=self.scaled)  # the seat's vector, updated in place
         others = [p for p in range(self.game.players) if p != self.seat]
         self._opponents = dict(zip(others, agents, strict=True))
+        # A trusted agent's actions are applied unchecked, as riskmath.play applies them (see riskmath.agents).
+        self._check = {p: getattr(agent, "trusted", False) is not True for p, agent in self._opponents.items()}
         vector = vector_space(self.game, self.scaled)
         self.observation_space: spaces.Space[Any] = (
             vector if self.flat else spaces.Dict({"observation": vector, "action_mask": mask_space(self.codec)})
@@ -217,7 +221,8 @@ class RiskEnv(gymnasium.Env[Any, Any]):
     def _play_opponents(self, state: GameState) -> GameState:
         while not state.is_terminal() and state.current_player != self.seat and state.alive(self.seat):
             player = state.current_player
-            state = state.apply(self._opponents[player].act(state, self._rngs[player]))
+            action = self._opponents[player].act(state, self._rngs[player])
+            state = state.apply(action, check=self._check[player])
         return state
 
     def _running(self) -> GameState | CountChoice:

@@ -406,7 +406,8 @@ class Observer:
     (a new :class:`~riskmath.envs.CountChoice` on the same state) rewrites
     only the ``choice`` section; a new state rewrites the ``owner`` and
     ``armies`` sections only if their lists changed (most moves change a
-    few armies and no owner), and the small sections after them.  The buffer is the observer's: callers
+    few armies and no owner; of the armies only the changed entries are
+    rewritten), and the small sections after them.  The buffer is the observer's: callers
     copy what they hand out, or take :meth:`copy`, which hands out a new array (scaled if the observer was
     made with ``scaled=True``).
     """
@@ -440,9 +441,16 @@ class Observer:
             if pos.owner != self._owners[player]:
                 _write_owner(out, self.game, pos.owner, player, offsets[0])
                 self._owners[player] = pos.owner[:]
-            if pos.armies != self._armies[player]:
-                _write_armies(out, pos.armies, offsets[1])
-                self._armies[player] = pos.armies[:]
+            armies, before = pos.armies, self._armies[player]
+            if before is None:
+                _write_armies(out, armies, offsets[1])
+                self._armies[player] = armies[:]
+            elif armies != before:  # most moves change one or two territories: rewrite those only
+                at = offsets[1]
+                for t, count in enumerate(armies):
+                    if count != before[t]:
+                        out[at + t] = _log1p(count)
+                        before[t] = count
             out[offsets[2] :] = 0.0
             _write_rest(out, state, player, offsets)
             self._states[player] = state

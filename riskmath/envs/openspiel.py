@@ -80,6 +80,7 @@ from riskmath._validation import check_int, shown
 from riskmath.envs.codec import ActionCodec, BattleChance, CountChoice
 from riskmath.envs.hidden import resample_hidden, view_string
 from riskmath.envs.observations import (
+    Observer,
     information_state,
     information_state_layout,
     observation,
@@ -209,6 +210,10 @@ class _Setup:
         )
         self.observation_size = max(block.stop for block in observation_layout(self.game).values())
         self.information_size = max(block.stop for block in information_state_layout(self.game).values())
+        # Every game starts from this node (states are immutable, so one serves all).  OpenSpiel makes a new
+        # initial state on every observation_tensor() call, to learn the tensor's shape: made once, it costs
+        # nothing, and observers keep its vectors (RiskObserver.set_from).
+        self.initial = self.game.new_initial_state(seed=0)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (_setup, (self.key,))
@@ -321,10 +326,7 @@ class _Record:
 
 def _replay(setup: _Setup, ids: tuple[int, ...], base: tuple[Any, int] | None = None) -> _Record:
     """The record reached by applying ``ids`` from the start, or from ``base`` (how a pickled state comes back)."""
-    if base is None:
-        record = _Record(setup, setup.game.new_initial_state(seed=0))
-    else:
-        record = _Record(setup, base[0], base[1], base=base)
+    record = _Record(setup, setup.initial) if base is None else _Record(setup, base[0], base[1], base=base)
     for index in ids:
         _advance(record, index)
     return record
@@ -425,7 +427,7 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: RiskGame) -> None:
         super().__init__(game)
         setup = game._setup
-        self._record = _Record(setup, setup.game.new_initial_state(seed=0))
+        self._record = _Record(setup, setup.initial)
 
     @property
     def node(self) -> Any:
@@ -443,7 +445,7 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
         record = self._record
         if player != record.player or player < 0:
             return []
-        ids: list[int] = np.flatnonzero(record.setup.codec.mask(record.node)).tolist()
+        ids: list[int] = np.flatnonzero(record.setup.codec._legal(record.node)).tolist()  # the codec's own array
         return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -564,6 +566,9 @@ class RiskObserver:
         layout = information_state_layout(setup.game) if perfect_recall else observation_layout(setup.game)
         size = setup.information_size if perfect_recall else setup.observation_size
         self.tensor = np.zeros(size, dtype=np.float32)
+        self._observer = Observer(setup.game, information=perfect_recall)  # the vectors, updated in place
+        self._initial = setup.initial
+        self._first: dict[int, np.ndarray] = {}  # each player's vector of the initial node
         n, players = len(setup.game.board), setup.game.players
         shapes = {"owner": (n, players + 1), "capitals": (n, players)}
         self.dict = {
@@ -572,9 +577,25 @@ class RiskObserver:
         }
 
     def set_from(self, state: RiskState, player: int) -> None:
-        """Fill ``tensor`` with what ``player`` sees of ``state``."""
+        """Fill ``tensor`` with what ``player`` sees of ``state``.
+
+        The vector comes from an :class:`~riskmath.envs.observations.Observer`, which keeps each player's
+        vector and updates it in place from node to node (only the sections that changed), so a repeated
+        call costs one copy into ``tensor``.  OpenSpiel's ``observation_tensor()`` calls this twice: first
+        on a new initial state (to learn the shape), whose vectors are kept apart so that the observer's
+        buffers stay on the game being played.
+        """
+        node = state.node
         view = information_state if self.perfect_recall else observation
-        self.tensor[:] = view(state.node, player)
+        if node is self._initial:  # asked for on every observation_tensor() call (see _Setup): kept apart
+            first = self._first.get(player)
+            if first is None:
+                first = self._first[player] = view(node, player)
+            self.tensor[:] = first
+        elif isinstance(node, BattleChance):  # a piece of a big blitz: not a node the observer keeps
+            self.tensor[:] = view(state.node, player)  # typed as a GameState; it takes a blitz piece too
+        else:
+            self.tensor[:] = self._observer.view(node, player)
 
     def string_from(self, state: RiskState, player: int) -> str:
         """What ``player`` sees of ``state`` as text: the observation string, or for the information state the
