@@ -231,8 +231,9 @@ def envs_speed(games: int) -> None:
       rate counts the learner's steps (as the issue's 0.18x did) and, beside it, every decision of the
       game (the learner's and the opponents' inside ``step``; an episode ends when the learner is out);
     - OpenSpiel: ``pyspiel.load_game("python_risk")``, chance outcomes sampled from ``chance_outcomes()``,
-      ``legal_actions()`` and ``apply_action``, with ``observation_tensor()`` read at every decision and
-      without.
+      ``legal_actions()`` and ``apply_action``, with ``observation_tensor()`` read at every decision,
+      without, and with the tensor read through an observer made once by OpenSpiel's
+      ``make_observation`` (``set_from``; ``observation_tensor()`` makes a new initial state every call).
 
     Every loop plays seeded 4-player games on the classic board capped at 60 player-turns, game by game
     in turn (same seed), so that a change in the load of a shared machine falls on all alike; each ratio
@@ -244,6 +245,7 @@ def envs_speed(games: int) -> None:
     import time
 
     import pyspiel
+    from open_spiel.python.observation import make_observation
 
     from riskmath.agents import RandomAgent
     from riskmath.envs.gymnasium import RiskEnv
@@ -295,7 +297,9 @@ def envs_speed(games: int) -> None:
             steps += 1
         return steps, steps + Counted.decisions - before
 
-    def openspiel(seed: int, *, tensor: bool) -> tuple[int, int]:
+    observer = make_observation(spiel)  # OpenSpiel's observer, made once
+
+    def openspiel(seed: int, *, tensor: bool, made: bool = False) -> tuple[int, int]:
         rng = random.Random(seed)
         state = spiel.new_initial_state()
         steps = 0
@@ -304,7 +308,9 @@ def envs_speed(games: int) -> None:
                 ids, probabilities = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(ids, probabilities)[0])
                 continue
-            if tensor:
+            if made:
+                observer.set_from(state, state.current_player())
+            elif tensor:
                 state.observation_tensor(state.current_player())
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
@@ -317,6 +323,7 @@ def envs_speed(games: int) -> None:
         "gymnasium": gymnasium,
         "openspiel+tensor": lambda seed: openspiel(seed, tensor=True),
         "openspiel": lambda seed: openspiel(seed, tensor=False),
+        "openspiel+observer": lambda seed: openspiel(seed, tensor=False, made=True),
     }
     for loop in loops.values():  # warm up (imports, the game's blitz tables)
         loop(10_000)
@@ -343,6 +350,7 @@ def envs_speed(games: int) -> None:
         ("    the same, every decision of the game", "gymnasium", 1, None),
         ("  OpenSpiel, observation_tensor() each decision", "openspiel+tensor", 0, 0.4),
         ("    the same without the tensor", "openspiel", 0, None),
+        ("    the tensor from make_observation's set_from", "openspiel+observer", 0, None),
     )
     for label, name, which, goal in lines:
         ratio = share(name, which)
