@@ -407,3 +407,27 @@ def test_zero_sum_must_be_none_or_a_bool():
     for bad in (0, 1, "yes", 1.0):
         with pytest.raises(InvalidArgumentError, match=f"zero_sum must be None, True or False, got {bad!r}"):
             RiskEnv(opponents=["odds"], zero_sum=bad)
+
+
+class _EndsEverything:
+    """An untrusted opponent (no ``trusted``) that ends the phase where that is not legal."""
+
+    def act(self, state, rng):
+        return rm.EndPhase()
+
+
+def test_an_untrusted_opponents_actions_are_checked():
+    """Trusted opponents (the built-in agents) are applied unchecked, as ``play`` does (issue 22, part 6); an
+    agent that does not say it is trusted is still checked: its illegal action raises, naming it."""
+    env = RiskEnv(opponents=[_EndsEverything()], board=SMALL, max_turns=20)
+    assert env._check == {1: True}
+    assert RiskEnv(opponents=["random", "aggressive"], board=SMALL)._check == {1: False, 2: False}
+    rng = np.random.default_rng(0)
+
+    def play() -> None:
+        obs, _ = env.reset(seed=0)
+        for _ in range(500):
+            obs, *_ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+    with pytest.raises(IllegalActionError, match="EndPhase"):
+        play()

@@ -579,7 +579,7 @@ class RiskObserver:
     def set_from(self, state: RiskState, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``state``.
 
-        The vector comes from an :class:`~riskmath.envs.observations.Observer`, which keeps each player's
+        The vector comes from the environments' internal ``Observer``, which keeps each player's
         vector and updates it in place from node to node (only the sections that changed), so a repeated
         call costs one copy into ``tensor``.  OpenSpiel's ``observation_tensor()`` calls this twice: first
         on a new initial state (to learn the shape), whose vectors are kept apart so that the observer's
