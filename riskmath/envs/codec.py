@@ -290,6 +290,26 @@ class ActionCodec(ChanceIds):
         """
         return self._legal(node).copy()
 
+    def mask_view(self, node: GameState | CountChoice) -> np.ndarray:
+        """The mask of :meth:`mask` without the copy: a read-only view of the codec's own array.
+
+        Valid until the codec's next call (the arrays are reused node to
+        node): for a caller that reads the mask at once, as the environments
+        do at every step.  :meth:`mask` is the array to keep.
+
+        Examples
+        --------
+        >>> import riskmath as rm
+        >>> codec = ActionCodec(rm.Game(2, board="south_america_africa"))
+        >>> state = codec.game.new_initial_state(seed=1, auto_chance=True)
+        >>> view = codec.mask_view(state)
+        >>> bool((view == codec.mask(state)).all()), view.flags.writeable
+        (True, False)
+        """
+        view = self._legal(node).view()
+        view.flags.writeable = False
+        return view
+
     def _legal(self, node: GameState | CountChoice) -> np.ndarray:
         """The mask of :meth:`mask` as the codec's own array, valid until the next call: read it, never change it."""
         if isinstance(node, CountChoice):

@@ -236,7 +236,7 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         node = self._running()
         if self._over or node.current_player != self.seat:
             return None
-        return self.codec._legal(node)
+        return self.codec.mask_view(node)
 
     def action_masks(self) -> np.ndarray:
         """The legal ids of the seat's decision (``node``, count steps included): a new bool array.

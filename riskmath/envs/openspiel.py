@@ -445,7 +445,7 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
         record = self._record
         if player != record.player or player < 0:
             return []
-        ids: list[int] = np.flatnonzero(record.setup.codec._legal(record.node)).tolist()  # the codec's own array
+        ids: list[int] = np.flatnonzero(record.setup.codec.mask_view(record.node)).tolist()
         return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -122,13 +122,6 @@ def mask_space(codec: ActionCodec) -> spaces.Box:
     return spaces.Box(low=0, high=1, shape=(codec.num_actions,), dtype=np.int8)
 
 
-def check_zero_sum(zero_sum: object) -> bool:
-    """``zero_sum`` if it is True or False, else InvalidArgumentError naming it."""
-    if not isinstance(zero_sum, bool):
-        raise InvalidArgumentError(f"zero_sum must be True or False, got {shown(zero_sum)}")
-    return zero_sum
-
-
 def check_render_mode(render_mode: str | None, modes: tuple[str, ...]) -> str | None:
     """``render_mode`` if it is None or one of ``modes``, else InvalidArgumentError naming it."""
     if render_mode is not None and render_mode not in modes:
@@ -173,7 +166,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.game = make_game(players, rules, max_turns, board)
-        self.zero_sum = check_zero_sum(zero_sum)
+        self.zero_sum = check_bool("zero_sum", zero_sum)
         self.codec = ActionCodec(self.game)
         self.render_mode = check_render_mode(render_mode, _RENDER_MODES)
         self.scaled = check_bool("scaled", scaled)
