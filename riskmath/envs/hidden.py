@@ -42,10 +42,9 @@ import dataclasses
 import random
 from typing import Any
 
-import numpy as np
-
 from riskmath._validation import shown
 from riskmath.envs.codec import BattleChance, CountChoice
+from riskmath.envs.observations import checked_node
 from riskmath.errors import InvalidArgumentError
 from riskmath.game import GameState
 from riskmath.game.missions import completed, missions_for
@@ -56,16 +55,6 @@ __all__ = ["MISSION_TRIES", "resample_hidden", "view_string"]
 #: Uniform draws of the other players' missions tried before the resampler falls back to a search (see
 #: :func:`resample_hidden`); each try is accepted unless two players drew the same mission.
 MISSION_TRIES = 200
-
-
-def _unwrap(node: object, player: object) -> tuple[GameState, int]:
-    state = node.state if isinstance(node, (CountChoice, BattleChance)) else node
-    if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"expected a GameState (or a CountChoice or BattleChance), got {shown(node)}")
-    players = state.game.players
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < players:
-        raise InvalidArgumentError(f"player must be a player id in 0..{players - 1}, got {shown(player)}")
-    return state, int(player)
 
 
 def resample_hidden(node: Any, player: int, seed: int) -> Any:
@@ -111,7 +100,7 @@ def resample_hidden(node: Any, player: int, seed: int) -> Any:
     >>> other.mission(0) == state.mission(0), other.problems(), view_string(other, 0) == view_string(state, 0)
     (True, [], True)
     """
-    state, player = _unwrap(node, player)
+    state, _, player = checked_node(node, player)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidArgumentError(f"seed must be an integer, got {shown(seed)}")
     rng = random.Random(seed)
@@ -222,7 +211,7 @@ def view_string(node: Any, player: int) -> str:
     >>> view_string(state, 0)[:60]
     'p0|SETUP_PILE|0|0|0|[-1, -1, -1, -1, -1, -1, -1, -1, -1, -1]'
     """
-    state, player = _unwrap(node, player)
+    state, _, player = checked_node(node, player)
     pos = state.position
     missions = pos.missions
     own = missions[player] if player < len(missions) else "-"

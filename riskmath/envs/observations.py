@@ -72,6 +72,7 @@ from riskmath.game.phase import Phase
 __all__ = [
     "HAND_SCALE",
     "LOG_BITS",
+    "checked_node",
     "information_state",
     "information_state_layout",
     "observation",
@@ -150,15 +151,28 @@ def information_state_layout(game: Game | GameState) -> Mapping[str, slice]:
     return _layout(_game_of(game), True)
 
 
-def _unwrap(node: object, player: object) -> tuple[GameState, CountChoice | None, int]:
+def checked_node(node: object, player: object) -> tuple[GameState, CountChoice | None, int]:
+    """``node``'s state, its count choice (None if it is none) and ``player`` as an int, both checked.
+
+    ``node`` is a :class:`~riskmath.GameState`, a
+    :class:`~riskmath.envs.CountChoice` or a
+    :class:`~riskmath.envs.BattleChance` (what the players see of a blitz in
+    pieces: the state before its end); ``player`` a player id of its game.
+    The one check of the functions that read a player's view of a node.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Naming the bad node or player.
+    """
     choice = None
     state = node
     if isinstance(node, CountChoice):
         choice, state = node, node.state
     elif isinstance(node, BattleChance):
-        state = node.state  # what the players see of a blitz in pieces: the state before its end
+        state = node.state
     if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"expected a GameState (or a CountChoice), got {shown(node)}")
+        raise InvalidArgumentError(f"expected a GameState (or a CountChoice or BattleChance), got {shown(node)}")
     players = state.game.players
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < players:
         raise InvalidArgumentError(f"player must be a player id in 0..{players - 1}, got {shown(player)}")
@@ -197,7 +211,7 @@ def observation(state: GameState, player: int, *, scaled: bool = False) -> np.nd
     >>> float(observation(state, 0, scaled=True).max())
     1.0
     """
-    state, choice, player = _unwrap(state, player)
+    state, choice, player = checked_node(state, player)
     vector = _vector(state, choice, player, information=False)
     return scale(vector, state.game, information=False, out=vector) if scaled else vector
 
@@ -211,7 +225,7 @@ def information_state(state: GameState, player: int, *, scaled: bool = False) ->
     InvalidArgumentError
         As :func:`observation`.
     """
-    state, choice, player = _unwrap(state, player)
+    state, choice, player = checked_node(state, player)
     vector = _vector(state, choice, player, information=True)
     return scale(vector, state.game, information=True, out=vector) if scaled else vector
 
@@ -490,7 +504,7 @@ def observation_string(state: GameState, player: int) -> str:
     >>> print(observation_string(state, 0).splitlines()[0])
     player 0 sees: turn 0, SETUP_CLAIM, player 1 to move
     """
-    state, choice, player = _unwrap(state, player)
+    state, choice, player = checked_node(state, player)
     game, pos = state.game, state.position
     names = game.board.territories
     mover = state.current_player
