@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 from fractions import Fraction
@@ -142,3 +143,25 @@ def test_a_blitz_of_a_billion_is_sampled(attackers, defenders, stop_at):
     assert outcome.defenders_left == 0 or outcome.attackers_left <= stop_at
     assert 0 <= outcome.attackers_left <= attackers
     assert 0 <= outcome.defenders_left <= defenders
+
+
+def test_battles_below_the_huge_blocks_draw_as_before_them():
+    # Outcomes drawn by the code before huge blocks existed (same game, same stream): a million a side goes through
+    # long blocks only, and a billion against a hundred thousand never clears a huge block's edge.
+    game = rm.Game(3)
+    assert chance.roll_out(game, 10**6, 10**6, 0, 12345) == rm.BattleOutcome(148_778, 0)
+    assert chance.roll_out(game, 10**9, 10**5, 0, 12345) == rm.BattleOutcome(999_914_877, 0)
+
+
+@pytest.mark.parametrize(
+    ("combat", "digest"),
+    [
+        (rm.CombatRules(), "d45a08e11d14e4148037"),
+        (rm.CombatRules(defender_max_dice=3), "cac607b1507793badd9a"),
+        (rm.CombatRules(attacker_sides=8, defender_sides=6), "aaae6261f170fdb444e7"),
+    ],
+)
+def test_long_block_tables_are_those_from_before_the_huge_blocks(combat, digest):
+    # Every float of the long blocks' cumulative table, as the code before huge blocks made it (a last-bit change
+    # moves a draw now and then, and so a seeded game of millions of armies).
+    assert hashlib.sha256(repr(_long_block(combat)[0]).encode()).hexdigest()[:20] == digest

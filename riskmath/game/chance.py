@@ -319,8 +319,8 @@ def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[flo
     repeated squaring in float64 (``numpy.convolve``, every term positive,
     so the relative error stays within a few hundred ulps).
     """
-    cumulative = _long_pmf(combat, rolls).cumsum()
-    cumulative /= cumulative[-1]
+    pmf = _long_pmf(combat, rolls)
+    cumulative = pmf.cumsum() / pmf.sum()  # (as before the huge blocks: the same floats, the same draws)
     return tuple(cumulative.tolist()), rolls * min(combat.attacker_max_dice, combat.defender_max_dice)
 
 
@@ -367,7 +367,7 @@ def _huge_block(
         low *= 2
         done *= 2
     cumulative = pmf.cumsum()
-    cumulative /= cumulative[-1]
+    cumulative /= cumulative[-1]  # (the last entry exactly 1)
     return tuple(cumulative.tolist()), low, rolls * min(combat.attacker_max_dice, combat.defender_max_dice)
 
 
