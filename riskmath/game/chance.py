@@ -311,8 +311,9 @@ def _roll_weights(combat: CombatRules) -> tuple[list[int], int, int]:
 
 
 @functools.cache
-def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[float, ...], int]:
-    """As :func:`_block` for ``rolls`` rolls (a power of two), in floating point.
+def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[float, ...], int, int]:
+    """As :func:`_block` for ``rolls`` rolls (a power of two), in floating point; as :func:`_huge_block`'s, the
+    result is ``(cumulative, low, span)``, here with every loss from ``low = 0`` to ``span``.
 
     The exact weights of ``rolls`` rolls have tens of thousands of digits;
     instead the one-roll probabilities are convolved with themselves by
@@ -321,7 +322,7 @@ def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[flo
     """
     pmf = _long_pmf(combat, rolls)
     cumulative = pmf.cumsum() / pmf.sum()  # (as before the huge blocks: the same floats, the same draws)
-    return tuple(cumulative.tolist()), rolls * min(combat.attacker_max_dice, combat.defender_max_dice)
+    return tuple(cumulative.tolist()), 0, rolls * min(combat.attacker_max_dice, combat.defender_max_dice)
 
 
 @functools.cache
@@ -439,25 +440,17 @@ def roll_out(game: GameContext, a: int, d: int, stop_at: int, stream: int) -> Ba
     most_d = len(tables[1]) - 1
     block, span = _block(game.rules.combat)
     clear_a, clear_d = block_clearance(game.rules.combat, stop_at)
-    huge_span = span // ROLL_BLOCK * HUGE_BLOCK  # the same for the huge and long blocks, built only when needed
-    if a >= clear_a - span + huge_span and d >= clear_d - span + huge_span:
-        huge_block, low, _ = _huge_block(game.rules.combat)
-        top = len(huge_block) - 1
-        huge_a, huge_d = clear_a - span + huge_span, clear_d - span + huge_span
-        while a >= huge_a and d >= huge_d:
-            stream, z = step(stream)
-            lost = low + min(bisect_right(huge_block, (z >> 11) * UNIT), top)
-            a -= lost
-            d -= huge_span - lost
-    long_span = span // ROLL_BLOCK * LONG_BLOCK
-    long_a, long_d = clear_a - span + long_span, clear_d - span + long_span
-    if a >= long_a and d >= long_d:
-        long_block, _ = _long_block(game.rules.combat)
-        while a >= long_a and d >= long_d:
-            stream, z = step(stream)
-            lost = min(bisect_right(long_block, (z >> 11) * UNIT), long_span)
-            a -= lost
-            d -= long_span - lost
+    for rolls, blocks in ((HUGE_BLOCK, _huge_block), (LONG_BLOCK, _long_block)):  # the bigger blocks first
+        rolled = span // ROLL_BLOCK * rolls  # the armies such a block removes
+        level_a, level_d = clear_a - span + rolled, clear_d - span + rolled  # its clearance, as block_clearance's
+        if a >= level_a and d >= level_d:  # (each table built only when needed)
+            table, low, _ = blocks(game.rules.combat)
+            top = len(table) - 1
+            while a >= level_a and d >= level_d:
+                stream, z = step(stream)
+                lost = low + min(bisect_right(table, (z >> 11) * UNIT), top)
+                a -= lost
+                d -= rolled - lost
     while a > stop_at and d > 0:
         stream, z = step(stream)
         x = (z >> 11) * UNIT  # splitmix64(stream), one call less per roll
