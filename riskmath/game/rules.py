@@ -30,7 +30,7 @@ __all__ = ["ADDED_LATER", "CHOICES", "Rules"]
 
 #: The allowed values of every option that is a choice among names.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "board": ("classic", "anniversary_1999", "south_america_africa", "south_america_africa_europe"),
+    "board": Board.names(),  # the shipped maps, then the small boards for learning
     "setup": ("claim", "deal", "random"),
     "starting_armies_rule": ("table", "territories_dealt"),
     "rounding": ("floor", "ceil"),
