@@ -63,6 +63,9 @@ def test_bad_parts_are_refused_naming_them(name, message):
 def test_restricted_refuses_a_string_and_nothing():
     with pytest.raises(BoardError, match="list of continent names"):
         rm.Board.classic().restricted("Africa")
+    for bad in (None, 3):
+        with pytest.raises(BoardError, match=f"list of continent names, got {bad}"):
+            rm.Board.classic().restricted(bad)
     with pytest.raises(BoardError, match="at least one continent"):
         rm.Board.classic().restricted([])
 

@@ -407,6 +407,8 @@ class Board:
         """
         if isinstance(continents, str):
             fail(f"continents must be a list of continent names, got the string {continents!r}")
+        if not isinstance(continents, Iterable):
+            fail(f"continents must be a list of continent names, got {continents!r}")
         wanted = []
         for c in continents:
             found = self._lookup_continent.get(name_key(c)) if isinstance(c, str) else None
