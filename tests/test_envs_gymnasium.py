@@ -431,3 +431,19 @@ def test_an_untrusted_opponents_actions_are_checked():
 
     with pytest.raises(IllegalActionError, match="EndPhase"):
         play()
+
+
+def test_the_gymnasium_env_needs_no_pettingzoo_nor_openspiel():
+    # The extra riskmath[gymnasium] installs Gymnasium alone: the env must import and play with the other two
+    # frameworks absent (a None in sys.modules makes their import fail, as on a machine without them).
+    code = (
+        "import sys\n"
+        "sys.modules['pettingzoo'] = sys.modules['pyspiel'] = sys.modules['open_spiel'] = None\n"
+        "from riskmath.envs.gymnasium import RiskEnv\n"
+        "env = RiskEnv(opponents=['random'], board='south_america_africa', flat=True)\n"
+        "obs, _ = env.reset(seed=2)\n"
+        "obs, reward, terminated, truncated, _ = env.step(int(env.action_masks().nonzero()[0][0]))\n"
+        "print(obs.shape[0], 'pettingzoo' in sys.modules and sys.modules['pettingzoo'] is not None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.split() == ["165", "False"]

@@ -92,8 +92,8 @@ from riskmath._validation import check_bool, check_int, shown
 from riskmath.agents import make_agent
 from riskmath.envs.codec import ActionCodec, CountChoice
 from riskmath.envs.observations import Observer, observation_string
-from riskmath.envs.pettingzoo import check_render_mode, make_game, mask_space, vector_space
 from riskmath.envs.registration import DEFAULT_MAX_TURNS, ENV_ID, register_envs
+from riskmath.envs.spaces import check_render_mode, make_game, mask_space, vector_space
 from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game import Board, GameState, Rules
 
