@@ -1,4 +1,5 @@
-"""The environments' observations, masks and episodes pinned to digests recorded before their speed-ups (issue 22, part 6).
+"""The environments' observations, masks and episodes pinned to digests recorded before the speed-ups of issue 22
+(part 6).
 
 Each test plays seeded random masked episodes through one environment and hashes, step by step, every
 array an agent is handed (observation vectors, information-state tensors, masks, legal ids) and every id
