@@ -474,6 +474,7 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
         return []
 
     def is_chance_node(self) -> bool:
+        """Whether a chance outcome is to be applied next (OpenSpiel's ``is_chance_node``)."""
         return self._record.player == _CHANCE
 
     def observation_tensor(self, *player: Any) -> list[float]:
