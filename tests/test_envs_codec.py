@@ -29,6 +29,7 @@ from riskmath.envs import (
     BattleChance,
     CountChoice,
 )
+from riskmath.envs.chance_ids import ChanceIds
 from riskmath.envs.codec import _count_steps
 from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game.checked import to_action
@@ -535,3 +536,35 @@ def test_masked_random_play_takes_only_legal_actions(preset):
         phases.add(state.phase)
         state = state.apply(node)  # checked
     assert {rm.Phase.ATTACK, rm.Phase.DEFEND} <= phases
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_battle_outcome_cache_answers_as_a_fresh_codec(players):
+    """A roll's outcome ids are kept by the dice, a blitz's (or a piece's) by the armies and stop_at (issue 22
+    part 6): at every chance node of random games the codec that has seen the game so far lists exactly what
+    a new codec lists, and the rolls and blitzes met repeat keys (so the cache is read, not only filled)."""
+    game = rm.Game(players, max_turns=12)
+    codec = ActionCodec(game)
+    rng = random.Random(players)
+    keys: list[tuple[object, ...]] = []
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            node = state
+            while True:  # a big blitz goes in pieces: each piece's ids too
+                outcomes = codec.chance_outcomes(node)
+                assert outcomes == ChanceIds(game).chance_outcomes(node)
+                if not outcomes:
+                    break
+                if state.phase in (rm.Phase.ROLL, rm.Phase.BLITZ):
+                    pos = state.position
+                    keys.append((state.phase, pos.armies[pos.pending.source], pos.armies[pos.pending.target]))
+                ids, probabilities = zip(*outcomes, strict=True)
+                result = codec.decode_outcome(node, rng.choices(ids, probabilities)[0])
+                if not isinstance(result, BattleChance):
+                    state = state.apply(result)
+                    break
+                node = result
+            if not state.is_terminal() and not state.is_chance_node():
+                state = state.apply(rng.choice(list(state.legal_actions())))
+    assert len(keys) > len(set(keys)) > 10

@@ -659,3 +659,48 @@ def test_the_information_state_string_is_short_late_in_a_game():
     lengths = [len(s.information_state_string(p)) for s in [*states, final] for p in range(3)]
     assert max(lengths) < 2000, max(lengths)
     assert len(final.record_string(0)) > 50 * max(lengths)
+
+
+@pytest.mark.parametrize(("players", "board"), [(3, SMALL), (4, "")])
+def test_the_python_fast_paths_answer_as_openspiels_own_methods(players, board):
+    """``legal_actions``, ``is_chance_node`` and the two tensors, answered in Python (issue 22 part 6), equal
+    OpenSpiel's own C++ methods at every node of random games, for every player; the caller's lists are its own."""
+    game = load(players=players, board=board, max_turns=4)
+    rng = np.random.default_rng(players)
+    seen = dict.fromkeys(("chance", "decision", "count", "blitz piece"), 0)
+
+    def check(state):
+        assert state.is_chance_node() is pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        node = state.node
+        seen["chance" if state.is_chance_node() else "decision"] += 1
+        seen["count"] += type(node).__name__ == "CountChoice"
+        seen["blitz piece"] += type(node).__name__ == "BattleChance"
+        for p in range(players):
+            tensor = state.observation_tensor(p)
+            assert tensor == pyspiel.State.observation_tensor(state, p) == observation(node, p).tolist()
+            tensor[0] = 99.0  # the caller's own list: the next call is not changed
+            assert state.observation_tensor(p) == pyspiel.State.observation_tensor(state, p)
+            assert state.information_state_tensor(p) == pyspiel.State.information_state_tensor(state, p)
+
+    final = random_playout(game.new_initial_state(), rng, check)
+    assert final.legal_actions() == []
+    assert not final.is_chance_node()
+    assert all(seen[key] for key in ("chance", "decision", "count")), seen
+
+
+def test_the_fast_paths_leave_other_calls_to_openspiel():
+    """Anything but one plain player id goes to OpenSpiel's own method: its answers and its errors."""
+    state = load(players=2, board=SMALL).new_initial_state()
+    assert state.legal_actions(1) == state.legal_actions() == [0, 1]  # a chance node: its outcomes for anyone
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    mover = state.current_player()
+    assert state.legal_actions(1 - mover) == []
+    assert state.observation_tensor() == state.observation_tensor(mover)  # no player: the mover's
+    assert state.observation_tensor(np.int64(mover)) == state.observation_tensor(mover)
+    for bad in (-1, 2):
+        with pytest.raises(pyspiel.SpielError, match="player"):
+            state.observation_tensor(bad)
+        with pytest.raises(pyspiel.SpielError, match="player"):
+            state.information_state_tensor(bad)

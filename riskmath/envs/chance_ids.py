@@ -21,7 +21,7 @@ decisions too; the decision ids live in :mod:`riskmath.envs.codec`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -116,6 +116,9 @@ class ChanceIds:
         # The last chance node's outcomes (nodes are immutable): a player of the OpenSpiel game asks for them
         # and then applies one, which decode_outcome checks against the same list.
         self._outcomes: tuple[object, list[tuple[int, float]]] = (None, [])
+        # The outcome ids of the battles already seen: a roll's depend only on the dice, a blitz's (or a piece
+        # of a big one) only on the armies and stop_at, so one list serves every node with the same key.
+        self._battles: dict[tuple[int, ...], list[tuple[int, float]]] = {}
 
     # -- checks ---------------------------------------------------------------------------------
     #: The nodes inside a state that carry it as ``node.state`` (the codec adds its count choices).
@@ -171,10 +174,33 @@ class ChanceIds:
         pos = state.position
         if not is_chance(state.game, pos):
             return []
+        pending = pos.pending
         if pos.phase is Phase.BLITZ:
             piece = self._battle_start(state)
             if piece is not None:
                 return self._battle_outcomes(piece)
+            assert pending is not None
+            armies = pos.armies
+            key = (0, armies[pending.source] - 1, armies[pending.target], pending.dice_or_stop_at)
+            return self._battle(key, lambda: self._listed_outcomes(state))
+        if pos.phase is Phase.ROLL:
+            assert pending is not None
+            return self._battle(
+                (1, pending.dice_or_stop_at, pending.defense or 0), lambda: self._listed_outcomes(state)
+            )
+        return self._listed_outcomes(state)
+
+    def _battle(self, key: tuple[int, ...], outcomes: Callable[[], list[tuple[int, float]]]) -> list[tuple[int, float]]:
+        """The outcome ids of a battle by its key, from the cache or ``outcomes()`` (kept: the caller copies)."""
+        cached = self._battles.get(key)
+        if cached is None:
+            if len(self._battles) >= 4096:  # big armies make many keys: the cache stays small
+                self._battles.clear()
+            cached = self._battles[key] = outcomes()
+        return cached
+
+    def _listed_outcomes(self, state: GameState) -> list[tuple[int, float]]:
+        """The ids of the outcomes the rules model lists at chance node ``state``, in its order."""
         layout, pairs = self.chance_layout, []
         for outcome, p in state.chance_outcomes():
             found = self._outcome_id(state, outcome)
@@ -195,6 +221,10 @@ class ChanceIds:
 
     def _battle_outcomes(self, piece: BattleChance) -> list[tuple[int, float]]:
         """The ids of the next piece of a blitz (the rules model's :func:`~riskmath.game.chance.blitz_piece`)."""
+        key = (2, piece.attackers, piece.defenders, piece.stop_at)
+        return self._battle(key, lambda: self._piece_outcomes(piece))
+
+    def _piece_outcomes(self, piece: BattleChance) -> list[tuple[int, float]]:
         kind, outcomes = blitz_piece(self.game, piece.attackers, piece.defenders, piece.stop_at)
         base = self.chance_layout[kind].start
         if kind == "battle":

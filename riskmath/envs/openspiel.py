@@ -214,6 +214,9 @@ class _Setup:
         # initial state on every observation_tensor() call, to learn the tensor's shape: made once, it costs
         # nothing, and observers keep its vectors (RiskObserver.set_from).
         self.initial = self.game.new_initial_state(seed=0)
+        # The vectors read by RiskState.observation_tensor / information_state_tensor from Python, updated in
+        # place from node to node (the observer keys each player's buffer by the node it shows).
+        self.observers = (Observer(self.game), Observer(self.game, information=True))
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (_setup, (self.key,))
@@ -445,8 +448,54 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
         record = self._record
         if player != record.player or player < 0:
             return []
-        ids: list[int] = np.flatnonzero(record.setup.codec.mask_view(record.node)).tolist()
+        ids: list[int] = record.setup.codec.mask_view(record.node).nonzero()[0].tolist()
         return ids
+
+    # -- Python fast paths -------------------------------------------------------------------------
+    # OpenSpiel's own State methods reach a Python game through C++ and back: legal_actions() asks
+    # is_terminal, current_player (twice) and _legal_actions, then converts the list twice;
+    # observation_tensor() makes a new initial state to learn the tensor's size, writes it through the
+    # observer, then writes the real one.  Called from Python, the methods below answer the same
+    # (the same lists, the same floats) directly; C++ callers still take OpenSpiel's way.  Any call
+    # outside the plain form (another player's legal actions, a player id to be checked) is passed
+    # to OpenSpiel's own method, so its answers and errors are OpenSpiel's.
+
+    def legal_actions(self, *player: Any) -> list[int]:
+        """The legal ids of the player to move (chance outcomes at a chance node, none at the end), as
+        OpenSpiel's ``legal_actions``; with a player argument OpenSpiel's own method answers."""
+        if player:
+            return pyspiel.State.legal_actions(self, *player)  # type: ignore[no-any-return]
+        record = self._record
+        mover = record.player
+        if mover >= 0:
+            return self._legal_actions(mover)
+        if mover == _CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        return []
+
+    def is_chance_node(self) -> bool:
+        """Whether a chance outcome is to be applied next (OpenSpiel's ``is_chance_node``)."""
+        return self._record.player == _CHANCE
+
+    def observation_tensor(self, *player: Any) -> list[float]:
+        """What ``player`` sees (:func:`riskmath.envs.observation`), as OpenSpiel's ``observation_tensor``."""
+        if _plain(player, self._record):
+            return self._tensor(0, player)
+        return pyspiel.State.observation_tensor(self, *player)  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, *player: Any) -> list[float]:
+        """``player``'s information state (:func:`riskmath.envs.information_state`), as OpenSpiel's
+        ``information_state_tensor``."""
+        if _plain(player, self._record):
+            return self._tensor(1, player)
+        return pyspiel.State.information_state_tensor(self, *player)  # type: ignore[no-any-return]
+
+    def _tensor(self, which: int, player: tuple[int]) -> list[float]:
+        record = self._record
+        node = record.node
+        if isinstance(node, BattleChance):  # a piece of a big blitz: seen as the state it belongs to
+            node = node.state
+        return record.setup.observers[which].values(node, player[0])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         record = self._record
@@ -542,6 +591,11 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
         pos = _state_of(node).position
         owners = " ".join(f"{o}:{a}" for o, a in zip(pos.owner, pos.armies, strict=True))
         return f"{text} decisions={record.decisions} board={owners}"
+
+
+def _plain(player: tuple[Any, ...], record: _Record) -> bool:
+    """Whether a tensor call's arguments are one plain player id of the game (the fast path's case)."""
+    return len(player) == 1 and type(player[0]) is int and 0 <= player[0] < record.setup.game.players
 
 
 def _pending_text(node: Any) -> str:

@@ -296,10 +296,23 @@ class _OrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
     _cumulative_rewards = _forwarded("_cumulative_rewards", False)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """The stock ``last()``, once every agent has left a finished game a clear error (see RiskAECEnv.last)."""
+        """The stock ``last()``, once every agent has left a finished game a clear error (see RiskAECEnv.last).
+
+        After ``reset()`` the environment's own ``last()`` answers (the same tuple: the stock one reads the
+        same attributes and ``observe`` through the wrapper's layers, each a Python call).
+        """
         if self._has_reset:
-            self.env._check_running()
+            return self.env.last(observe)  # type: ignore[no-any-return]
         return super().last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """The stock ``step``: after ``reset()`` and while agents are left, straight to the environment's."""
+        env = self.env
+        if self._has_reset and env.agents:
+            self._has_updated = True
+            env.step(action)
+        else:
+            super().step(action)  # the stock error before reset, its warning once every agent has left
 
 
 def raw_env(
