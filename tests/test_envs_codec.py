@@ -33,7 +33,7 @@ from riskmath.envs.chance_ids import ChanceIds
 from riskmath.envs.codec import _count_steps
 from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game.checked import to_action
-from riskmath.game.legality import check_action, legal_ranges
+from riskmath.game.legality import check_action, enumerate_actions, legal_ranges
 from tests.game_helpers import build, play_until, random_action, spread, tiered
 
 PRESETS = rm.Rules.presets()
@@ -568,3 +568,54 @@ def test_the_battle_outcome_cache_answers_as_a_fresh_codec(players):
             if not state.is_terminal() and not state.is_chance_node():
                 state = state.apply(rng.choice(list(state.legal_actions())))
     assert len(keys) > len(set(keys)) > 10
+
+
+def test_legal_ids_are_the_true_entries_of_the_mask():
+    """``legal_ids`` (OpenSpiel's legal actions, made from the legal ranges without an array; issue 22 part 6) lists
+    exactly the mask's true entries in increasing order, at every decision node of random games, count choices
+    included; and the ranges made without listing the actions are the ranges made beside the listing."""
+    game = rm.Game(4, rm.Rules(fortify="connected"), max_turns=10)
+    codec = ActionCodec(game)
+    rng = random.Random(7)
+    kinds: set[str] = set()
+    for seed in range(2):
+        state = game.new_initial_state(seed=seed, auto_chance=True)
+        node: rm.GameState | CountChoice = state
+        while not state.is_terminal():
+            if node is state:
+                ranges: list[tuple[object, ...]] = []
+                runs = enumerate_actions(game, state.position, ranges)
+                assert legal_ranges(game, state.position) == ranges
+                assert enumerate_actions(game, state.position, [], listing=False) == []
+                assert sum(count for count, _ in runs) == len(state.legal_actions())
+                kinds.update(str(spec[0]) for spec in ranges)
+            ids = codec.legal_ids(node)
+            assert ids == np.flatnonzero(codec.mask(node)).tolist()
+            assert ids is not codec.legal_ids(node)  # a new list each time
+            result = codec.decode(node, rng.choice(ids))
+            if isinstance(result, CountChoice):
+                node = result
+                continue
+            state = node = state.apply(result)
+    assert {"place", "attack", "fortify", "end"} <= kinds
+
+
+def test_card_draw_ids_are_the_rules_models_outcomes():
+    """A card draw's outcome ids are listed without the rules model's outcome objects (issue 22 part 6): at every
+    draw of random games they are the rules model's outcomes, in its order, with its probabilities as floats."""
+    game = rm.Game(3, max_turns=30)
+    codec = ActionCodec(game)
+    draws = 0
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.phase in (rm.Phase.DRAW, rm.Phase.SETUP_DEAL):
+                listed = [(codec.encode_outcome(state, o), float(p)) for o, p in state.chance_outcomes()]
+                assert codec.chance_outcomes(state) == listed
+                draws += 1
+            if state.is_chance_node():
+                state = state.apply(state.sample_chance())
+            else:
+                state = state.apply(rng.choice(list(state.legal_actions())))
+    assert draws > 20

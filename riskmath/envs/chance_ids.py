@@ -188,7 +188,20 @@ class ChanceIds:
             return self._battle(
                 (1, pending.dice_or_stop_at, pending.defense or 0), lambda: self._listed_outcomes(state)
             )
+        if pos.phase is Phase.DRAW or pos.phase is Phase.SETUP_DEAL:
+            return self._draw_outcomes(pos.deck)
         return self._listed_outcomes(state)
+
+    def _draw_outcomes(self, deck: list[str]) -> list[tuple[int, float]]:
+        """The ids of a card draw from ``deck``, as :meth:`_listed_outcomes` gives them, without the rules model's
+        outcome objects and fractions (a draw lists 40-odd outcomes: about 10 times as fast): each distinct
+        card once, in the order of its first place in the deck, with ``count / len(deck)`` (int / int is
+        correctly rounded, as ``float(Fraction(count, len(deck)))`` is)."""
+        counts: dict[str, int] = {}
+        for card in deck:
+            counts[card] = counts.get(card, 0) + 1
+        total, base, ids = len(deck), self.chance_layout["card"].start, self._card
+        return [(base + ids[card], k / total) for card, k in counts.items()]
 
     def _battle(self, key: tuple[int, ...], outcomes: Callable[[], list[tuple[int, float]]]) -> list[tuple[int, float]]:
         """The outcome ids of a battle by its key, from the cache or ``outcomes()`` (kept: the caller copies)."""

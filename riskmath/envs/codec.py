@@ -53,6 +53,7 @@ from here as before.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
@@ -149,6 +150,22 @@ class CountChoice:
         return Occupy(count)
 
 
+class _Table:
+    """The legal ids of one decision position (sorted), the count ranges and trades their first steps open,
+    and the mask, made from the ids when first asked for (the codec keeps the last table)."""
+
+    __slots__ = ("counts", "ids", "mask", "position", "trades")
+
+    def __init__(
+        self, position: Any, ids: list[int], counts: dict[int, tuple[int, int]], trades: dict[int, TradeCards]
+    ) -> None:
+        self.position = position
+        self.ids = ids
+        self.counts = counts
+        self.trades = trades
+        self.mask: np.ndarray | None = None
+
+
 class ActionCodec(ChanceIds):
     """A fixed integer action space for ``game``, with masks computed from the legal ranges.
 
@@ -193,11 +210,13 @@ class ActionCodec(ChanceIds):
         self._edge = np.full((n, n), -1, dtype=np.int64)
         for e, (s, t) in enumerate(edges):
             self._edge[s, t] = e
+        self._edge_rows: list[list[int]] = self._edge.tolist()  # the same as Python ints (read per legal id)
         pairs = edges if rules.fortify == "adjacent" else [(s, t) for s in range(n) for t in range(n) if s != t]
         self._pairs = pairs
         self._pair = np.full((n, n), -1, dtype=np.int64)
         for f, (s, t) in enumerate(pairs):
             self._pair[s, t] = f
+        self._pair_rows: list[list[int]] = self._pair.tolist()
         self._trades = _deck_sets(game)
         self._trade = {cards: k for k, cards in enumerate(self._trades)}
         sizes = [
@@ -220,7 +239,7 @@ class ActionCodec(ChanceIds):
         self._fortify, self._occupy, self._defend_base = base["fortify"], base["occupy"], base["defend"]
         self._trade_base, self._capital, self._pile = base["trade"], base["capital"], base["pile"]
         self._end, self._count = base["end"], base["count"]
-        self._cached: tuple[Any, np.ndarray, dict[int, tuple[int, int]], dict[int, TradeCards]] | None = None
+        self._cached: _Table | None = None
         self._count_mask = np.zeros(self.num_actions, dtype=bool)  # a count choice's mask, rewritten in place
         self._count_mask[self._count + COUNT_BITS + 1] = True  # "most" is always legal
 
@@ -228,54 +247,96 @@ class ActionCodec(ChanceIds):
         return f"ActionCodec({self.game!r}: {self.num_actions} actions, {self.num_chance_outcomes} chance outcomes)"
 
     # -- the legal ids of a state ------------------------------------------------------------------
-    def _table(self, state: GameState) -> tuple[np.ndarray, dict[int, tuple[int, int]], dict[int, TradeCards]]:
-        """The mask of a decision state, the count range of each first step that opens a choice, the trades."""
+    def _table(self, state: GameState) -> _Table:
+        """The legal ids of a decision state (sorted), the count range of each first step that opens a
+        choice, the trades; the mask is made from the ids when first asked for (:meth:`_state_mask`)."""
         cached = self._cached
         pos = state.position
-        if cached is not None and cached[0] is pos:
-            return cached[1], cached[2], cached[3]
-        mask = np.zeros(self.num_actions, dtype=bool)
+        if cached is not None and cached.position is pos:
+            return cached
+        ids: list[int] = []
         counts: dict[int, tuple[int, int]] = {}
         trades: dict[int, TradeCards] = {}
         if pos.phase is not Phase.GAME_OVER:
-            edge, dice = self._edge, self._dice
+            edge, dice = self._edge_rows, self._dice
             for spec in legal_ranges(state.game, pos):
                 kind = spec[0]
                 if kind == "place":
                     k = self._place + spec[1]
-                    mask[k] = True
+                    ids.append(k)
                     counts[k] = (spec[2], spec[3])
                 elif kind == "attack":
                     _, s, targets, most, stop = spec
                     row = edge[s]
                     for u in targets:
-                        e = int(row[u])
+                        e = row[u]
                         a = self._attack + e * dice
-                        mask[a : a + most] = True
-                        mask[self._blitz + e] = True
-                        counts[self._blitz + e] = (0, stop)
+                        ids.extend(range(a, a + most))
+                        k = self._blitz + e
+                        ids.append(k)
+                        counts[k] = (0, stop)
                 elif kind == "fortify":
-                    k = self._fortify + int(self._pair[spec[1], spec[2]])
-                    mask[k] = True
+                    k = self._fortify + self._pair_rows[spec[1]][spec[2]]
+                    ids.append(k)
                     counts[k] = (1, spec[4])
                 elif kind == "end":
-                    mask[self._end] = True
+                    ids.append(self._end)
                 elif kind == "trade":
                     for trade in spec[1]:
                         k = self._trade_base + self._trade[_trade_key(self, trade.cards)]
-                        mask[k] = True
+                        if k not in trades:  # one id per set of cards (the mask's entry is set once)
+                            ids.append(k)
                         trades[k] = trade
                 elif kind == "occupy":
-                    mask[self._occupy] = True
+                    ids.append(self._occupy)
                     counts[self._occupy] = (spec[1], spec[2])
                 elif kind == "defend":
-                    mask[self._defend_base : self._defend_base + spec[2]] = True
+                    ids.extend(range(self._defend_base, self._defend_base + spec[2]))
                 elif kind == "capital":
-                    mask[self._capital + spec[1]] = True
+                    ids.append(self._capital + spec[1])
                 else:  # pile
-                    mask[self._pile + spec[1]] = True
-        self._cached = (pos, mask, counts, trades)
-        return mask, counts, trades
+                    ids.append(self._pile + spec[1])
+        ids.sort()
+        table = self._cached = _Table(pos, ids, counts, trades)
+        return table
+
+    def _state_mask(self, table: _Table) -> np.ndarray:
+        """The mask of a table's ids (made once per table, then kept with it)."""
+        mask = table.mask
+        if mask is None:
+            mask = table.mask = np.zeros(self.num_actions, dtype=bool)
+            mask[np.array(table.ids, dtype=np.intp)] = True  # (an index array: a list is converted slowly)
+        return mask
+
+    def legal_ids(self, node: GameState | CountChoice) -> list[int]:
+        """The legal ids at a decision node, in increasing order (a new list): the true entries of :meth:`mask`.
+
+        Empty at chance and terminal nodes.  Cheaper than ``mask(node).nonzero()`` when the ids are what is
+        wanted (OpenSpiel's ``legal_actions``): no array is made.
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``node`` is not a state (or count choice) of this codec's game.
+
+        Examples
+        --------
+        >>> import riskmath as rm
+        >>> codec = ActionCodec(rm.Game(2, board="south_america_africa"))
+        >>> state = codec.game.new_initial_state(seed=1, auto_chance=True)
+        >>> codec.legal_ids(state) == codec.mask(state).nonzero()[0].tolist()
+        True
+        """
+        if isinstance(node, CountChoice):
+            self._state(node)
+            count = self._count
+            room = node.high - node.chosen
+            ids = list(range(count, count + min(room.bit_length(), COUNT_BITS)))
+            if node.chosen >= node.low:
+                ids.append(count + COUNT_BITS)
+            ids.append(count + COUNT_BITS + 1)
+            return ids
+        return self._table(self._state(node)).ids.copy()
 
     def mask(self, node: GameState | CountChoice) -> np.ndarray:
         """The legal ids at a decision node: a bool array of length ``num_actions`` (a new array).
@@ -320,7 +381,7 @@ class ActionCodec(ChanceIds):
             mask[count : count + min(room.bit_length(), COUNT_BITS)] = True
             mask[count + COUNT_BITS] = node.chosen >= node.low
             return mask
-        return self._table(self._state(node))[0]
+        return self._state_mask(self._table(self._state(node)))
 
     # -- decoding ----------------------------------------------------------------------------------
     def decode(self, node: GameState | CountChoice, index: int) -> Any:
@@ -340,8 +401,10 @@ class ActionCodec(ChanceIds):
         index = self._index(index, self.num_actions, "action index")
         if isinstance(node, CountChoice):
             return self._decode_count(node, index)
-        mask, counts, trades = self._table(state)
-        if not mask[index]:
+        table = self._table(state)
+        ids, counts, trades = table.ids, table.counts, table.trades
+        at = bisect_left(ids, index)
+        if at == len(ids) or ids[at] != index:
             raise IllegalActionError(f"action id {index} ({self.describe(index)}) is not legal in {state!r}")
         names = self.game.board.territories
         block, k = self._block_of(index)
@@ -483,7 +546,7 @@ class ActionCodec(ChanceIds):
         if is_chance(game, state.position) or state.is_terminal():
             raise IllegalActionError(f"{action!r}: {state!r} is not a decision node")
         checked = check_action(game, state.position, action)  # raises IllegalActionError with the reason
-        _, counts, _ = self._table(state)
+        counts = self._table(state).counts
         if checked[0] == "place":
             first, count = self._place + checked[1], checked[2]
         elif checked[0] == "attack":

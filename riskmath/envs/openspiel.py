@@ -448,8 +448,7 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
         record = self._record
         if player != record.player or player < 0:
             return []
-        ids: list[int] = record.setup.codec.mask_view(record.node).nonzero()[0].tolist()
-        return ids
+        return record.setup.codec.legal_ids(record.node)
 
     # -- Python fast paths -------------------------------------------------------------------------
     # OpenSpiel's own State methods reach a Python game through C++ and back: legal_actions() asks

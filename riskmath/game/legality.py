@@ -400,7 +400,7 @@ def legal_ranges(game: GameContext, pos: Position) -> list[tuple[Any, ...]]:
     [('place', 0, 1, 1), ('place', 1, 1, 1)]
     """
     ranges: list[tuple[Any, ...]] = []
-    enumerate_actions(game, pos, ranges)
+    enumerate_actions(game, pos, ranges, listing=False)
     return ranges
 
 
@@ -412,14 +412,17 @@ def _listed(actions: list[Any]) -> Run:
     return (len(actions), actions.__getitem__)
 
 
-def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | None = None) -> list[Run]:
+def enumerate_actions(
+    game: GameContext, pos: Position, ranges: list[Range] | None = None, *, listing: bool = True
+) -> list[Run]:
     """The legal actions of decision node ``pos``, as runs ``(count, i -> action)``; none at chance nodes.
 
     Runs keep :class:`LegalActions` lazy: "place 1..n armies on a territory"
     is one run, not n actions (see that class for blitzes).  A random
     set-up's placements are chance outcomes, not actions.  Given a list
     ``ranges``, the same actions are also appended to it as ranges of ids
-    (see :func:`legal_ranges`).
+    (see :func:`legal_ranges`); with ``listing=False`` only the ranges are made
+    (the list returned is then empty: the environments read the ranges only).
     """
     if is_chance(game, pos):
         return []
@@ -428,42 +431,48 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
     p = pos.player
     owner, armies = pos.owner, pos.armies
     n = len(owner)
-    runs: list[Run] = []
+    runs: list[Run] = []  # (with listing=False only the ranges are made, and this stays empty)
     if phase is SETUP_CLAIM:
         if ranges is not None:
             ranges.extend(("place", t, 1, 1) for t in range(n) if owner[t] < 0)
-        return [_listed([PlaceArmies(names[t], 1) for t in range(n) if owner[t] < 0])]
+        return [_listed([PlaceArmies(names[t], 1) for t in range(n) if owner[t] < 0])] if listing else []
     if phase is SETUP_PLACE:
         who, due = pos.queue[0]
         for t in range(n):
             if owner[t] == who:
-                runs.append(_place_run(names[t], min(due, room(game, pos, t, setup=True))))
-                if ranges is not None and runs[-1][0]:
-                    ranges.append(("place", t, 1, runs[-1][0]))
+                most = max(min(due, room(game, pos, t, setup=True)), 0)
+                if listing:
+                    runs.append(_place_run(names[t], most))
+                if ranges is not None and most:
+                    ranges.append(("place", t, 1, most))
         return runs
     if phase is SETUP_CAPITAL:
         if ranges is not None:
             ranges.extend(("capital", t) for t in range(n) if owner[t] == p)
-        return [_listed([ChooseCapital(names[t]) for t in range(n) if owner[t] == p])]
+        return [_listed([ChooseCapital(names[t]) for t in range(n) if owner[t] == p])] if listing else []
     if phase is SETUP_PILE:
         if ranges is not None:
             ranges.extend(("pile", k) for k in sorted(set(pos.piles) - {-1}))
-        return [_listed([ChoosePile(k) for k in sorted(set(pos.piles) - {-1})])]
+        return [_listed([ChoosePile(k) for k in sorted(set(pos.piles) - {-1})])] if listing else []
     if phase is REINFORCE or phase is TRADE_DOWN:
         if phase is REINFORCE or not traded_down(game, pos):
             trades = _trades(game, pos)
-            runs.append(_listed(trades))
+            if listing:
+                runs.append(_listed(trades))
             if ranges is not None:
                 ranges.append(("trade", trades))
         forced = phase is REINFORCE and trade_forced(game, pos)
         if pos.pool > 0 and not forced:
             for t in range(n):
                 if owner[t] == p:
-                    runs.append(_place_run(names[t], min(pos.pool, room(game, pos, t))))
-                    if ranges is not None and runs[-1][0]:
-                        ranges.append(("place", t, 1, runs[-1][0]))
+                    most = max(min(pos.pool, room(game, pos, t)), 0)
+                    if listing:
+                        runs.append(_place_run(names[t], most))
+                    if ranges is not None and most:
+                        ranges.append(("place", t, 1, most))
         elif phase is REINFORCE and not forced:
-            runs.append(_one(EndPhase()))  # a turn that starts with nothing to place (no minimum)
+            if listing:
+                runs.append(_one(EndPhase()))  # a turn that starts with nothing to place (no minimum)
             if ranges is not None:
                 ranges.append(("end",))
         return runs
@@ -472,13 +481,15 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
         for t, a in enumerate(armies):
             if a < 2 or owner[t] != p:
                 continue
-            enemies = [names[u] for u in neighbors[t] if owner[u] != p]
-            if enemies:
+            targets = [u for u in neighbors[t] if owner[u] != p]
+            if targets:
                 dice = attacker_dice_most(game, pos, t)
-                runs.append(_attack_run(names[t], enemies, dice))
+                if listing:
+                    runs.append(_attack_run(names[t], [names[u] for u in targets], dice))
                 if ranges is not None:
-                    ranges.append(("attack", t, [u for u in neighbors[t] if owner[u] != p], dice, a - 2))
-        runs.append(_one(EndPhase()))
+                    ranges.append(("attack", t, targets, dice, a - 2))
+        if listing:
+            runs.append(_one(EndPhase()))
         if ranges is not None:
             ranges.append(("end",))
         return runs
@@ -487,12 +498,12 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
         most = defender_dice_most(game, pos, pos.pending.target)
         if ranges is not None:
             ranges.append(("defend", 1, most))
-        return [(most, lambda i: Defend(i + 1))]
+        return [(most, lambda i: Defend(i + 1))] if listing else []
     if phase is OCCUPY:
         low, most = occupation_range(game, pos)
         if ranges is not None:
             ranges.append(("occupy", low, most))
-        return [(most - low + 1, lambda i: Occupy(low + i))]
+        return [(most - low + 1, lambda i: Occupy(low + i))] if listing else []
     if phase is FORTIFY:
         mine = own_territories(pos)
         regions: dict[int, list[int]] = {}  # (connected fortification: each group of own territories searched once)
@@ -500,10 +511,13 @@ def enumerate_actions(game: GameContext, pos: Position, ranges: list[Range] | No
             if owner[t] != p or armies[t] < 2:  # (no targets: skipped without a call)
                 continue
             for u in fortification_targets(game, pos, t, mine, regions):
-                runs.append(_fortify_run(names[t], names[u], most_to_move(game, pos, t, u)))
+                most = max(most_to_move(game, pos, t, u), 0)
+                if listing:
+                    runs.append(_fortify_run(names[t], names[u], most))
                 if ranges is not None:
-                    ranges.append(("fortify", t, u, 1, runs[-1][0]))
-        runs.append(_one(EndPhase()))
+                    ranges.append(("fortify", t, u, 1, most))
+        if listing:
+            runs.append(_one(EndPhase()))
         if ranges is not None:
             ranges.append(("end",))
         return runs
