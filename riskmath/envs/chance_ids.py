@@ -160,12 +160,16 @@ class ChanceIds:
         >>> ids.chance_outcomes(game.new_initial_state(seed=0))
         [(0, 0.3333333333333333), (1, 0.3333333333333333), (2, 0.3333333333333333)]
         """
+        return list(self._kept_outcomes(node))  # the caller's own list
+
+    def _kept_outcomes(self, node: GameState | BattleChance) -> list[tuple[int, float]]:
+        """The outcomes of :meth:`chance_outcomes`, the codec's own list (kept for the last node: read, never
+        change)."""
         last, pairs = self._outcomes
-        if last is node:
-            return list(pairs)  # the caller's own list
-        pairs = self._chance_outcomes(node)
-        self._outcomes = (node, pairs)
-        return list(pairs)
+        if last is not node:
+            pairs = self._chance_outcomes(node)
+            self._outcomes = (node, pairs)
+        return pairs
 
     def _chance_outcomes(self, node: GameState | BattleChance) -> list[tuple[int, float]]:
         state = self._state(node)
@@ -307,7 +311,7 @@ class ChanceIds:
         """
         state = self._state(node)
         index = self._index(index, self.num_chance_outcomes, "outcome index")
-        if index not in dict(self.chance_outcomes(node)):
+        if all(index != outcome for outcome, _ in self._kept_outcomes(node)):
             raise IllegalActionError(f"outcome id {index} is not an outcome of {node!r}")
         name, k = next((name, index - b.start) for name, b in self.chance_layout.items() if b.start <= index < b.stop)
         if name == "first_player":

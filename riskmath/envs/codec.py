@@ -53,7 +53,7 @@ from here as before.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
@@ -234,6 +234,8 @@ class ActionCodec(ChanceIds):
         ]
         self.layout: Mapping[str, slice] = id_blocks(sizes)
         self.num_actions = sum(size for _, size in sizes)
+        self._names = list(self.layout)
+        self._starts = [block.start for block in self.layout.values()]
         base = {name: block.start for name, block in self.layout.items()}
         self._place, self._attack, self._blitz = base["place"], base["attack"], base["blitz"]
         self._fortify, self._occupy, self._defend_base = base["fortify"], base["occupy"], base["defend"]
@@ -439,10 +441,9 @@ class ActionCodec(ChanceIds):
         raise IllegalActionError(f"action id {index} ({self.describe(index)}) is not legal at {node!r}")
 
     def _block_of(self, index: int) -> tuple[str, int]:
-        for name, block in self.layout.items():
-            if block.start <= index < block.stop:
-                return name, index - block.start
-        raise AssertionError(index)  # pragma: no cover - checked by _index
+        """The block of an id (checked by ``_index``) and its place in it: a search of the blocks' starts."""
+        at = bisect_right(self._starts, index) - 1  # an empty block shares its start with the next: the last wins
+        return self._names[at], index - self._starts[at]
 
     def _pair_of(self, block: str, k: int) -> tuple[int, int]:
         return self._edges[k] if block == "blitz" else self._pairs[k]

@@ -436,7 +436,7 @@ class Observer:
         self._states: list[GameState | None] = [None] * game.players
         self._owners: list[list[int] | None] = [None] * game.players
         self._armies: list[list[int] | None] = [None] * game.players
-        self._values: list[tuple[np.ndarray, list[float]] | None] = [None] * game.players  # see values()
+        self._values: list[tuple[np.ndarray, list[float], np.ndarray, np.ndarray] | None] = [None] * game.players
         self._changed = np.zeros(self._offsets[-1], dtype=bool)
 
     def view(self, node: GameState | CountChoice, player: int) -> np.ndarray:
@@ -485,11 +485,13 @@ class Observer:
         the vector changed since, and a copy (which shares the float objects) is handed out.
         """
         raw = self.view(node, player)
-        if self._values[player] is None:
-            self._values[player] = (raw.copy(), raw.tolist())
-        before, values = self._values[player]  # type: ignore[misc]
+        kept = self._values[player]
+        if kept is None:
+            before = raw.copy()  # the bits viewed as integers are made once (a view costs as much as the compare)
+            kept = self._values[player] = (before, raw.tolist(), raw.view(np.uint32), before.view(np.uint32))
+        before, values, raw_bits, before_bits = kept
         # compared bit for bit (a -0.0 or a NaN would differ from what compares equal)
-        changed = np.not_equal(raw.view(np.uint32), before.view(np.uint32), out=self._changed).nonzero()[0]
+        changed = np.not_equal(raw_bits, before_bits, out=self._changed).nonzero()[0]
         if changed.size:
             for k, value in zip(changed.tolist(), raw[changed].tolist(), strict=True):
                 values[k] = value
