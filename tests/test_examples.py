@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from riskmath.errors import BoardError
+
 pytestmark = pytest.mark.slow  # end-to-end runs of the example scripts
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -88,3 +90,32 @@ def test_planner_example(monkeypatch, capsys):
     assert out.count("  all 12 on ") == 5
     assert "the planner (placement and the attack it plans, weighed together): PlaceArmies(" in out
     assert "planner v odds agent, 4 two-player games:" in out
+
+
+def test_maskable_ppo_example_shortened(tmp_path, monkeypatch, capsys):
+    # The learning recipe (issue 22): needs riskmath[rl]; a few seconds of training, a few games.  The environments
+    # raise on an illegal id, so a wrong mask anywhere in the run fails this test.
+    pytest.importorskip("sb3_contrib")
+    curve, plot = tmp_path / "curve.csv", tmp_path / "curve.png"
+    argv = ["maskable_ppo.py", "--minutes", "0.1", "--eval-games", "4", "--curve", str(curve), "--plot", str(plot)]
+    monkeypatch.setattr(sys, "argv", argv)
+    runpy.run_path(str(EXAMPLES / "maskable_ppo.py"), run_name="__main__")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("trained ")
+    assert " steps, " in lines[0]
+    assert [line.split()[:2] for line in lines[2:4]] == [["seat", "0"], ["seat", "1"]]
+    assert lines[4].startswith("all seats")
+    assert lines[4].count("of 4") == 2
+    assert curve.read_text().splitlines()[0] == "seconds,steps,games,won_last_100"
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_maskable_ppo_example_checks_its_paths_before_training(tmp_path, monkeypatch):
+    # Runs without sb3-contrib: the paths and the board are refused before the training imports it.
+    namespace = runpy.run_path(str(EXAMPLES / "maskable_ppo.py"))
+    with pytest.raises(SystemExit, match=r"--curve must end in \.csv"):
+        namespace["main"](["--curve", str(tmp_path / "curve.txt")])
+    with pytest.raises(SystemExit, match="--plot: no folder"):
+        namespace["main"](["--plot", str(tmp_path / "missing" / "curve.png")])
+    with pytest.raises(BoardError, match="atlantis"):
+        namespace["main"](["--board", "atlantis"])
