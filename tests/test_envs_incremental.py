@@ -159,13 +159,50 @@ def test_observer_matches_from_scratch_through_the_codec(information, preset, pl
         defends += state.phase is Phase.DEFEND
         while node is state or isinstance(node, CountChoice):
             for player in rng.permutation(players)[: rng.integers(1, players + 1)]:
-                assert np.array_equal(observer.view(node, int(player)), scratch(node, int(player)))  # type: ignore[arg-type]
+                expected = scratch(node, int(player))  # type: ignore[arg-type]
+                if rng.random() < 0.5:  # the float list too (kept per player, read again where view rewrote)
+                    assert same_bits(observer.values(node, int(player)), expected)  # type: ignore[arg-type]
+                assert np.array_equal(observer.view(node, int(player)), expected)  # type: ignore[arg-type]
             legal = np.flatnonzero(codec.mask(node))  # type: ignore[arg-type]
             node = codec.decode(node, int(legal[rng.integers(len(legal))]))  # type: ignore[arg-type]
         player = int(rng.integers(players))  # back from the count steps to the state itself: no choice left over
         assert np.array_equal(observer.view(state, player), scratch(state, player))
         state = state.apply(node)
     assert defends > 0 or not defender_decides
+
+
+def same_bits(values: list[float], expected: np.ndarray) -> bool:
+    """Whether the list holds ``expected``'s float32 values exactly (bit for bit, as OpenSpiel reads them)."""
+    return np.array_equal(np.array(values, dtype=np.float32).view(np.uint32), expected.view(np.uint32))
+
+
+def test_observer_values_after_many_views_and_after_a_failed_view():
+    # More views without values() than the list keeps track of, then a list made whole again; and a view
+    # that fails half way (a card the game does not know, put in a copy of the position by hand) leaves
+    # nothing stale behind: the next views and lists are those computed from scratch.
+    game = rm.Game(3, max_turns=60)
+    observer = Observer(game)
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state(seed=5, auto_chance=True)
+    states = []
+    while not state.is_terminal() and len(states) < 900:
+        states.append(state)
+        legal = state.legal_actions()
+        state = state.apply(legal[int(rng.integers(len(legal)))])
+    assert len(states) > 400  # more than 256 views below without a list
+    assert same_bits(observer.values(states[0], 0), observation(states[0], 0))
+    for node in states[1:-50]:
+        observer.view(node, 0)
+    for node in states[-50:]:
+        assert same_bits(observer.values(node, 0), observation(node, 0))
+    bad = rm.GameState(game, states[-1].position.copy())
+    bad.position.hands[0].append("Atlantis")
+    with pytest.raises(KeyError):
+        observer.view(bad, 0)
+    for player in (0, 1):
+        for node in (states[3], states[-2]):
+            assert same_bits(observer.values(node, player), observation(node, player))
+            assert np.array_equal(observer.view(node, player), observation(node, player))
 
 
 def test_observer_refuses_a_state_of_another_game():

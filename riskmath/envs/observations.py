@@ -55,9 +55,12 @@ records the steps to build.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+import operator
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +70,8 @@ from riskmath.errors import CardError, InvalidArgumentError
 from riskmath.game import Game, GameState
 from riskmath.game.cards import WILD
 from riskmath.game.missions import mission_text, missions_for
-from riskmath.game.phase import Phase
+from riskmath.game.phase import GAME_OVER, OCCUPY, Phase
+from riskmath.game.position import Capture, PendingBattle
 
 __all__ = [
     "HAND_SCALE",
@@ -86,9 +90,21 @@ LOG_BITS = 10
 HAND_SCALE = 10
 
 _PHASES = tuple(Phase)
-_PHASE_INDEX = {phase: k for k, phase in enumerate(_PHASES)}
+# Keyed by the members' ids: an enum member's hash runs Python code (Enum.__hash__), id() does not.
+_PHASE_NUMBER = {id(phase): k for k, phase in enumerate(_PHASES)}
 _BATTLE_PHASES = (Phase.DEFEND, Phase.ROLL, Phase.BLITZ)
 _CHOICE_KINDS = ("place", "blitz", "fortify", "occupy")
+# The small sections' keys in an Observer's record (what each was last written from), by position.
+# A sparse section (the one-hots, the battle, the choice) has two: its key, then the entries written for it.
+_SECTION_KEYS = (
+    "hand", "small", "ones", "ones written", "turn", "battle", "battle written", "mission", "capitals", "moved",
+    "discard", "choice", "choice written",
+)  # fmt: skip
+_HAND, _SMALL, _ONES, _, _TURN, _BATTLE, _, _MISSION, _CAPITALS, _MOVED, _DISCARD, _CHOICE, _ = range(13)
+_UNSET = object()  # a key no section was written from: the section is zeroed and written
+#: The record of a zero buffer: no key, no entries written.
+_FRESH_KEYS = tuple(() if name.endswith(" written") else _UNSET for name in _SECTION_KEYS)
+_DIRTY_MOST = 256  # Observer.values: more than this to read again, and the list is made whole instead
 
 
 @functools.lru_cache(maxsize=64)
@@ -349,21 +365,13 @@ def _write_rest(out: np.ndarray, state: GameState, player: int, offsets: tuple[i
     small += [pos.sets_traded, _next_set_value(game, pos.sets_traded), len(pos.deck)]
     out[sizes_at : sizes_at + len(small)] = small
     phase_at, player_at, turn_at = offsets[6:9]
-    out[phase_at + _PHASE_INDEX[pos.phase]] = 1.0
+    out[phase_at + _PHASE_NUMBER[id(pos.phase)]] = 1.0
     mover = state.current_player
     out[player_at + ((mover - player) % players if mover >= 0 else players + (pos.phase is Phase.GAME_OVER))] = 1.0
     out[turn_at : turn_at + 4] = (pos.turn, math.log1p(pos.pool), pos.captured, pos.trade_down)
-    if pos.pending is not None and pos.phase in _BATTLE_PHASES:
-        kind, source, target, dice, _, defense = pos.pending
-        out[battle_at + source] = out[battle_at + n + target] = 1.0
-        out[battle_at + 2 * n + (0 if kind == "attack" else 1)] = 1.0
-        out[battle_at + 2 * n + 3] = dice
-        out[battle_at + 2 * n + 4] = defense or 0
-    elif pos.occupy is not None and pos.phase is Phase.OCCUPY:
-        source, target, least = pos.occupy
-        out[battle_at + source] = out[battle_at + n + target] = 1.0
-        out[battle_at + 2 * n + 2] = 1.0
-        out[battle_at + 2 * n + 3] = least
+    pending = pos.pending if pos.pending is not None and pos.phase in _BATTLE_PHASES else None
+    occupy = pos.occupy if pending is None and pos.occupy is not None and pos.phase is OCCUPY else None
+    _write_battle(out, pending, occupy, n, battle_at)
     if pos.missions and len(pos.missions) == players:  # once all are dealt: indexed by player
         missions = _missions(game)
         if pos.missions[player] in missions:
@@ -377,6 +385,30 @@ def _write_rest(out: np.ndarray, state: GameState, player: int, offsets: tuple[i
         _write_cards(out, pos.discard, index, n, offsets[14])
 
 
+def _battle_entries(pending: PendingBattle | None, occupy: Capture | None, n: int, at: int) -> list[tuple[int, int]]:
+    """The nonzero entries ``(index, value)`` of the ``battle`` section starting at ``at``: the pending attack
+    or blitz, or the capture (none if neither)."""
+    if pending is not None:
+        kind, source, target, dice, _, defense = pending
+        return [
+            (at + source, 1),
+            (at + n + target, 1),
+            (at + 2 * n + (0 if kind == "attack" else 1), 1),
+            (at + 2 * n + 3, dice),
+            (at + 2 * n + 4, defense or 0),
+        ]
+    if occupy is not None:
+        source, target, least = occupy
+        return [(at + source, 1), (at + n + target, 1), (at + 2 * n + 2, 1), (at + 2 * n + 3, least)]
+    return []
+
+
+def _write_battle(out: np.ndarray, pending: PendingBattle | None, occupy: Capture | None, n: int, at: int) -> None:
+    """The ``battle`` section (starting at ``at``, all zero): the pending attack or blitz, or the capture."""
+    for k, value in _battle_entries(pending, occupy, n, at):
+        out[k] = value
+
+
 def _write_cards(out: np.ndarray, cards: list[str], index: Mapping[str, int], n: int, at: int) -> None:
     """Counts of ``cards`` laid out as ``hand``: one per territory card, then the wilds (counted in Python,
     then written once each: an in-place add on one NumPy element costs more than a dict update)."""
@@ -388,24 +420,34 @@ def _write_cards(out: np.ndarray, cards: list[str], index: Mapping[str, int], n:
         out[k] = count
 
 
+def _choice_entries(choice: CountChoice, n: int, at: int) -> list[tuple[int, float]]:
+    """The entries ``(index, value)`` of the ``choice`` section starting at ``at`` that may be nonzero."""
+    entries = [(at + _CHOICE_KINDS.index(choice.kind), 1.0)]
+    if choice.source >= 0:
+        entries.append((at + 4 + choice.source, 1.0))
+    if choice.target >= 0:
+        entries.append((at + 4 + n + choice.target, 1.0))
+    entries += [
+        (at + 4 + 2 * n, _log1p(choice.chosen)),
+        (at + 5 + 2 * n, _log1p(choice.low)),
+        (at + 6 + 2 * n, _log1p(choice.high)),
+    ]
+    return entries
+
+
 def _write_choice(out: np.ndarray, choice: CountChoice, n: int, at: int) -> None:
     """The ``choice`` section (starting at ``at``, all zero) for a pending count."""
-    out[at + _CHOICE_KINDS.index(choice.kind)] = 1.0
-    if choice.source >= 0:
-        out[at + 4 + choice.source] = 1.0
-    if choice.target >= 0:
-        out[at + 4 + n + choice.target] = 1.0
-    out[at + 4 + 2 * n] = _log1p(choice.chosen)
-    out[at + 5 + 2 * n] = _log1p(choice.low)
-    out[at + 6 + 2 * n] = _log1p(choice.high)
+    for k, value in _choice_entries(choice, n, at):
+        out[k] = value
 
 
 #: ``log(1 + k)`` for small counts, computed by NumPy as the army section is (a table read beats a ufunc call).
-_LOG1P = np.log1p(np.arange(1024, dtype=np.float64))
+#: Kept as a list of Python floats (the same float64 values): reading a list beats indexing an array.
+_LOG1P: list[float] = np.log1p(np.arange(1024, dtype=np.float64)).tolist()
 
 
 def _log1p(count: int) -> float:
-    return float(_LOG1P[count]) if count < 1024 else float(np.log1p(np.float64(count)))
+    return _LOG1P[count] if count < 1024 else float(np.log1p(np.float64(count)))
 
 
 class Observer:
@@ -415,14 +457,21 @@ class Observer:
     vector of :func:`observation` (or :func:`information_state`) for a node
     and a player without allocating.  Each player's buffer remembers the
     node it shows (nodes are immutable, so the same node means the same
-    vector), the state under it, and the owner and army lists its
-    ``owner`` and ``armies`` sections were computed from.  A count step
-    (a new :class:`~riskmath.envs.CountChoice` on the same state) rewrites
-    only the ``choice`` section; a new state rewrites the ``owner`` and
-    ``armies`` sections only if their lists changed (most moves change a
-    few armies and no owner; of the armies only the changed entries are
-    rewritten), and the small sections after them.  The buffer is the observer's: callers
-    copy what they hand out, or take :meth:`copy`, which hands out a new array (scaled if the observer was
+    vector), the state under it, and for every section the values it was
+    written from (the owner and army lists, the hand, the phase and the
+    mover, the pending battle, ...).  A new node rewrites only the sections
+    whose values changed: most moves change a few armies, the phase or the
+    mover and the turn's counts, and nothing else.  Of the armies only the
+    changed entries are rewritten; of the one-hots, the battle and the
+    count choice only the entries that were or become nonzero (a count step,
+    a new :class:`~riskmath.envs.CountChoice` on the same state, rewrites
+    only its ``choice`` entries); the other small sections are zeroed and
+    written whole when they change.  The values written are those of
+    :func:`observation`, so the vector is the same bit for bit.  Single
+    entries are written through a ``memoryview`` of the buffer (a third of
+    the time of a NumPy item assignment; the same float32 rounding).  The
+    buffer is the observer's: callers copy what they hand out, or take
+    :meth:`copy`, which hands out a new array (scaled if the observer was
     made with ``scaled=True``).
     """
 
@@ -430,14 +479,25 @@ class Observer:
         self.game = game
         self.information = information
         self.scaled = scaled
-        self._offsets = _offsets(game, information)
-        self._buffers = np.zeros((game.players, self._offsets[-1]), dtype=np.float32)
+        self._offsets = offsets = _offsets(game, information)
+        self._buffers = np.zeros((game.players, offsets[-1]), dtype=np.float32)
+        # the same memory, entry by entry (typed Any: typeshed's memoryview takes ints only, 'f' takes floats)
+        self._entries: list[Any] = [row.data for row in self._buffers]
         self._nodes: list[object] = [None] * game.players
         self._states: list[GameState | None] = [None] * game.players
         self._owners: list[list[int] | None] = [None] * game.players
         self._armies: list[list[int] | None] = [None] * game.players
-        self._values: list[tuple[np.ndarray, list[float], np.ndarray, np.ndarray] | None] = [None] * game.players
-        self._changed = np.zeros(self._offsets[-1], dtype=bool)
+        # per player, what each small section was written from (see _SECTION_KEYS); _UNSET: write it whole
+        self._keys: list[list[Any]] = [list(_FRESH_KEYS) for _ in range(game.players)]
+        # per player, the tensor list of values() and what view() rewrote since: entries (ints) and slices
+        self._values: list[list[float] | None] = [None] * game.players
+        self._dirty: list[list[int | slice] | None] = [None] * game.players
+        self._slices = tuple(slice(a, b) for a, b in itertools.pairwise(offsets))
+        # per player, the owner section's column of each owner id (relative players, then the neutrals)
+        self._columns = tuple(
+            tuple(_owner_rows(game.owners, game.players, p).argmax(axis=1)[:-1].tolist()) for p in range(game.players)
+        )
+        self._set_values: dict[int, int] = {}
 
     def view(self, node: GameState | CountChoice, player: int) -> np.ndarray:
         """The vector of ``node`` for ``player`` (an id of the game), as the observer's own buffer."""
@@ -450,52 +510,186 @@ class Observer:
             state, choice = node, None
         if state.game is not self.game:
             raise InvalidArgumentError(f"the state belongs to {state.game!r}, not to this observer's {self.game!r}")
-        pos, offsets = state.position, self._offsets
         self._nodes[player] = None  # until the buffer is whole again
-        if self._states[player] is not state:  # a new state (not only a count step on the same one)
-            self._states[player] = None
-            if pos.owner != self._owners[player]:
-                _write_owner(out, self.game, pos.owner, player, offsets[0])
-                self._owners[player] = pos.owner[:]
-            armies, before = pos.armies, self._armies[player]
-            if before is None:
-                _write_armies(out, armies, offsets[1])
-                self._armies[player] = armies[:]
-            elif armies != before:  # most moves change one or two territories: rewrite those only
-                at = offsets[1]
-                for t, count in enumerate(armies):
-                    if count != before[t]:
-                        out[at + t] = _log1p(count)
-                        before[t] = count
-            out[offsets[2] :] = 0.0
-            _write_rest(out, state, player, offsets)
-            self._states[player] = state
-        else:
-            out[offsets[13] : offsets[14]] = 0.0
-        if choice is not None:
-            _write_choice(out, choice, len(pos.owner), offsets[13])
+        try:
+            if self._states[player] is not state:  # a new state (not only a count step on the same one)
+                self._states[player] = None
+                self._write_state(out, state, player)
+                self._states[player] = state
+            keys = self._keys[player]
+            if choice is not keys[_CHOICE]:
+                entries = (
+                    [] if choice is None else _choice_entries(choice, len(state.position.owner), self._offsets[13])
+                )
+                self._write_entries(player, _CHOICE, choice, entries)
+        except BaseException:  # a section half written: forget what every section was written from
+            self._forget(player)
+            raise
+        dirty = self._dirty[player]
+        if dirty is not None and len(dirty) > _DIRTY_MOST:  # views without values(): list it whole next time
+            self._values[player] = self._dirty[player] = None
         self._nodes[player] = node
         return out
+
+    def _forget(self, player: int) -> None:
+        """Make the next :meth:`view` for ``player`` write every section (on a zero buffer), and :meth:`values`
+        list it whole."""
+        self._nodes[player] = self._states[player] = self._owners[player] = self._armies[player] = None
+        self._keys[player] = list(_FRESH_KEYS)
+        self._values[player] = self._dirty[player] = None
+        self._buffers[player] = 0.0
+
+    def _write_entries(self, player: int, section: int, key: object, entries: list[tuple[int, Any]]) -> None:
+        """Record ``key`` for a sparse ``section`` (the one-hots, the battle, the choice): the entries written for
+        the last key back to zero, then ``entries`` (``(index, value)``; values as :func:`observation` writes)."""
+        keys, at = self._keys[player], self._entries[player]
+        before = keys[section + 1]
+        keys[section], keys[section + 1] = _UNSET, ()
+        for k in before:
+            at[k] = 0.0
+        written = []
+        for k, value in entries:
+            at[k] = value
+            written.append(k)
+        keys[section], keys[section + 1] = key, written
+        dirty = self._dirty[player]
+        if dirty is not None:
+            dirty += before
+            dirty += written
+
+    def _write_state(self, out: np.ndarray, state: GameState, player: int) -> None:
+        """Every section but ``choice`` for a new ``state``: those whose values changed (see the class)."""
+        game, pos, offsets, slices = self.game, state.position, self._offsets, self._slices
+        keys, at, dirty = self._keys[player], self._entries[player], self._dirty[player]
+        changed: list[int | slice] = [] if dirty is None else dirty
+        owner, owners = pos.owner, self._owners[player]
+        if owners is None:
+            _write_owner(out, game, owner, player, offsets[0])
+            self._owners[player] = owner[:]
+            changed.append(slices[0])
+        elif owner != owners:  # a claim or a capture: only the changed territories' rows
+            columns, width, row = self._columns[player], game.players + 1, offsets[0]
+            for t, o in enumerate(owner):
+                if o != owners[t]:
+                    if owners[t] >= 0:
+                        at[row + columns[owners[t]]] = 0.0
+                        changed.append(row + columns[owners[t]])
+                    owners[t] = o
+                    if o >= 0:
+                        at[row + columns[o]] = 1.0
+                        changed.append(row + columns[o])
+                row += width
+        armies, before = pos.armies, self._armies[player]
+        if before is None:
+            _write_armies(out, armies, offsets[1])
+            self._armies[player] = armies[:]
+            changed.append(slices[1])
+        elif armies != before:  # most moves change one or two territories: rewrite those only
+            start, t = offsets[1], -1
+            differ = list(map(operator.ne, armies, before))
+            for _ in range(differ.count(True)):
+                t = differ.index(True, t + 1)
+                count = before[t] = armies[t]
+                at[start + t] = _log1p(count)
+                changed.append(start + t)
+        n, players = len(game.board), game.players
+        hand = pos.hands[player]
+        if hand != keys[_HAND]:
+            keys[_HAND] = _UNSET
+            out[slices[2]] = 0.0
+            _write_cards(out, hand, game.index, n, offsets[2])
+            keys[_HAND] = hand[:]
+            changed.append(slices[2])
+        # hand sizes, alive and cards are contiguous: one list, one assignment when it changed
+        hands, alive, traded = pos.hands, pos.alive, pos.sets_traded  # in the observer's relative order
+        value = self._set_values.get(traded)
+        if value is None:
+            value = self._set_values[traded] = _next_set_value(game, traded)
+        small = [*map(len, hands[player:]), *map(len, hands[:player]), *alive[player:], *alive[:player]]
+        small += [traded, value, len(pos.deck)]
+        if small != keys[_SMALL]:
+            keys[_SMALL] = _UNSET
+            block = slice(offsets[3], offsets[3] + len(small))
+            out[block] = small
+            keys[_SMALL] = small
+            changed.append(block)
+        phase = pos.phase
+        mover = state.current_player
+        ones = (
+            offsets[6] + _PHASE_NUMBER[id(phase)],
+            offsets[7] + ((mover - player) % players if mover >= 0 else players + (phase is GAME_OVER)),
+        )
+        if ones != keys[_ONES]:  # the phase and the mover, one-hot
+            self._write_entries(player, _ONES, ones, [(ones[0], 1.0), (ones[1], 1.0)])
+        turn = (pos.turn, pos.pool, pos.captured, pos.trade_down)
+        if turn != keys[_TURN]:
+            keys[_TURN] = _UNSET
+            k = offsets[8]
+            at[k], at[k + 1], at[k + 2], at[k + 3] = pos.turn, math.log1p(pos.pool), pos.captured, pos.trade_down
+            keys[_TURN] = turn
+            changed.append(slices[8])
+        pending = pos.pending if pos.pending is not None and phase in _BATTLE_PHASES else None
+        occupy = pos.occupy if pending is None and pos.occupy is not None and phase is OCCUPY else None
+        battle = (pending, occupy)
+        if battle != keys[_BATTLE]:
+            self._write_entries(player, _BATTLE, battle, _battle_entries(pending, occupy, n, offsets[9]))
+        mission = pos.missions[player] if pos.missions and len(pos.missions) == players else None
+        if mission != keys[_MISSION]:
+            keys[_MISSION] = _UNSET
+            out[slices[10]] = 0.0
+            missions = _missions(game)
+            if mission in missions:
+                out[offsets[10] + missions.index(mission)] = 1.0
+            keys[_MISSION] = mission
+            changed.append(slices[10])
+        capitals = pos.capitals if len(pos.capitals) == players else None  # chosen by all: indexed by player
+        if capitals != keys[_CAPITALS]:
+            keys[_CAPITALS] = _UNSET
+            out[slices[11]] = 0.0
+            if capitals is not None:
+                capitals_at = offsets[11]
+                for q, t in enumerate(capitals):
+                    out[capitals_at + t * players + (q - player) % players] = 1.0
+                capitals = capitals[:]
+            keys[_CAPITALS] = capitals
+            changed.append(slices[11])
+        if pos.moved != keys[_MOVED]:
+            keys[_MOVED] = _UNSET
+            out[slices[12]] = 0.0
+            moved_at = offsets[12]
+            for t in pos.moved:
+                out[moved_at + t] = 1.0
+            keys[_MOVED] = pos.moved[:]
+            changed.append(slices[12])
+        if self.information and pos.discard != keys[_DISCARD]:
+            keys[_DISCARD] = _UNSET
+            out[slices[14]] = 0.0
+            _write_cards(out, pos.discard, game.index, n, offsets[14])
+            keys[_DISCARD] = pos.discard[:]
+            changed.append(slices[14])
 
     def values(self, node: GameState | CountChoice, player: int) -> list[float]:
         """The vector of :meth:`view` as a new list of Python floats (OpenSpiel's tensor type), unscaled.
 
         ``ndarray.tolist`` makes a float object for every entry (about 20 microseconds for the classic
-        board's 700-odd); each player's last list is kept instead, with its entries rewritten only where
-        the vector changed since, and a copy (which shares the float objects) is handed out.
+        board's 700-odd); each player's last list is kept instead, with only the entries and slices that
+        :meth:`view` rewrote since read again, and a copy (which shares the float objects) is handed out.
         """
         raw = self.view(node, player)
-        kept = self._values[player]
-        if kept is None:
-            before = raw.copy()  # the bits viewed as integers are made once (a view costs as much as the compare)
-            kept = self._values[player] = (before, raw.tolist(), raw.view(np.uint32), before.view(np.uint32))
-        before, values, raw_bits, before_bits = kept
-        # compared bit for bit (a -0.0 or a NaN would differ from what compares equal)
-        changed = np.not_equal(raw_bits, before_bits, out=self._changed).nonzero()[0]
-        if changed.size:
-            for k, value in zip(changed.tolist(), raw[changed].tolist(), strict=True):
-                values[k] = value
-            before[changed] = raw[changed]
+        values = self._values[player]
+        if values is None:
+            values = self._values[player] = raw.tolist()
+            self._dirty[player] = []
+        else:
+            dirty = self._dirty[player]
+            if dirty:
+                at = self._entries[player]
+                for block in dirty:
+                    if isinstance(block, int):
+                        values[block] = at[block]
+                    else:
+                        values[block] = at[block].tolist()
+                dirty.clear()
         return values.copy()
 
     def copy(self, node: GameState | CountChoice, player: int) -> np.ndarray:
