@@ -90,7 +90,7 @@ def test_the_scipy_free_recurrence_is_lfilter_bit_for_bit(shape, pairs):
     # Short recurrences are solved without scipy.signal (that import is over a second); the numbers must not move.
     from scipy.signal import lfilter as scipy_lfilter
 
-    from riskmath.odds._sweeps import _feedback, lfilter
+    from riskmath.odds._sweeps import feedback, lfilter
 
     rng = np.random.default_rng(sum(shape) + pairs)
     for _ in range(20):
@@ -98,8 +98,8 @@ def test_the_scipy_free_recurrence_is_lfilter_bit_for_bit(shape, pairs):
         q = float(rng.random())
         axis = 0 if len(shape) == 2 else -1
         for data in (x, x[::-1]):
-            ours = lfilter([1.0], _feedback(pairs, q), data, axis=axis)
-            theirs = scipy_lfilter([1.0], _feedback(pairs, q), data, axis=axis)
+            ours = lfilter([1.0], feedback(pairs, q), data, axis=axis)
+            theirs = scipy_lfilter([1.0], feedback(pairs, q), data, axis=axis)
             assert ours.shape == theirs.shape
             assert ours.dtype == theirs.dtype
             assert ours.tobytes() == theirs.tobytes()
@@ -148,7 +148,7 @@ def test_the_recurrence_without_scipy_loaded_is_lfilter_bit_for_bit(monkeypatch,
         q = float(rng.random())
         axis = 0 if len(shape) == 2 else -1
         for data in (x, x[::-1]):
-            ours = _sweeps.lfilter([1.0], _sweeps._feedback(pairs, q), data, axis=axis)
-            theirs = scipy_lfilter([1.0], _sweeps._feedback(pairs, q), data, axis=axis)
+            ours = _sweeps.lfilter([1.0], _sweeps.feedback(pairs, q), data, axis=axis)
+            theirs = scipy_lfilter([1.0], _sweeps.feedback(pairs, q), data, axis=axis)
             assert ours.shape == theirs.shape
             assert ours.tobytes() == theirs.tobytes()

@@ -147,7 +147,7 @@ def test_backward_sweep_bit_for_bit_as_one_correlation_per_diagonal(
     # The bulk computes P anti-diagonals per np.correlate (P = the pairs a roll compares: 1 to 3 here), which must
     # leave every float as one correlation per diagonal made it: the agents' grids read them, and a last-bit
     # difference can change a decision.  Random boundary values and costs, as the plans pass them.
-    from riskmath.odds import _sweeps
+    from riskmath.odds import _backward, _sweeps
 
     stop_at = min(stop_at, attackers - 1)
     rng = np.random.default_rng(seed)
@@ -155,10 +155,10 @@ def test_backward_sweep_bit_for_bit_as_one_correlation_per_diagonal(
     stop = rng.random((stop_at + 1, defenders + 1, moments))
     cost = rng.integers(0, 2, moments).astype(float)
     kern = _sweeps.kernel(rules)
-    ours = _sweeps.backward_float(attackers, defenders, stop_at, kern, win, stop, cost)
+    ours = _backward.backward_float(attackers, defenders, stop_at, kern, win, stop, cost)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_sweeps, "_backward_bulk", _bulk_one_diagonal_at_a_time)
-        reference = _sweeps.backward_float(attackers, defenders, stop_at, kern, win, stop, cost)
+        patch.setattr(_backward, "_backward_bulk", _bulk_one_diagonal_at_a_time)
+        reference = _backward.backward_float(attackers, defenders, stop_at, kern, win, stop, cost)
     assert np.array_equal(ours, reference)
 
 

@@ -26,12 +26,11 @@ import numpy as np
 
 from riskmath._validation import check_choice, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
+from riskmath.odds._backward import backward_exact, backward_float
 from riskmath.odds._battle_cache import CLASSIC, forget, held, lookup, remember
 from riskmath.odds._sweeps import (
     PlainForward,
     backward_cost,
-    backward_exact,
-    backward_float,
     forward_cost,
     forward_exact,
     forward_float,

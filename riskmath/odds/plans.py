@@ -33,7 +33,8 @@ import numpy as np
 
 from riskmath._validation import capped, check_cost, check_int, shown, warn_deprecated
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
-from riskmath.odds._sweeps import Kernel, backward_cost, backward_exact, backward_float, kernel
+from riskmath.odds._backward import backward_exact, backward_float
+from riskmath.odds._sweeps import Kernel, backward_cost, kernel
 from riskmath.odds.conquests import (
     Vector,
     armies_given,
