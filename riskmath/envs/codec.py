@@ -330,13 +330,12 @@ class ActionCodec(ChanceIds):
         True
         """
         if isinstance(node, CountChoice):
-            self._state(node)
+            steps, may_stop = self._count_open(node)
             count = self._count
-            room = node.high - node.chosen
-            ids = list(range(count, count + min(room.bit_length(), COUNT_BITS)))
-            if node.chosen >= node.low:
+            ids = list(range(count, count + steps))
+            if may_stop:
                 ids.append(count + COUNT_BITS)
-            ids.append(count + COUNT_BITS + 1)
+            ids.append(count + COUNT_BITS + 1)  # "most" is always legal
             return ids
         return self._table(self._state(node)).ids.copy()
 
@@ -376,14 +375,20 @@ class ActionCodec(ChanceIds):
     def _legal(self, node: GameState | CountChoice) -> np.ndarray:
         """The mask of :meth:`mask` as the codec's own array, valid until the next call: read it, never change it."""
         if isinstance(node, CountChoice):
-            self._state(node)
+            steps, may_stop = self._count_open(node)
             mask, count = self._count_mask, self._count
-            room = node.high - node.chosen
             mask[count : count + COUNT_BITS] = False
-            mask[count : count + min(room.bit_length(), COUNT_BITS)] = True
-            mask[count + COUNT_BITS] = node.chosen >= node.low
+            mask[count : count + steps] = True
+            mask[count + COUNT_BITS] = may_stop
             return mask
         return self._state_mask(self._table(self._state(node)))
+
+    def _count_open(self, node: CountChoice) -> tuple[int, bool]:
+        """What a count choice of this codec's game allows (checked): how many of the first step ids (adding
+        1, 2, 4, ... armies without passing ``high``), and whether "this many" (the chosen count is ``low`` or
+        more).  One rule for :meth:`legal_ids` and :meth:`mask`; :meth:`_decode_count` applies it to one id."""
+        self._state(node)
+        return min((node.high - node.chosen).bit_length(), COUNT_BITS), node.chosen >= node.low
 
     # -- decoding ----------------------------------------------------------------------------------
     def decode(self, node: GameState | CountChoice, index: int) -> Any:
