@@ -143,7 +143,8 @@ def evaluate(
     """(seat, learner won, uniform random play won) for each evaluation game, seats rotated.
 
     Game ``i`` is played twice from the same seed, once by the model (its
-    most likely legal action) and once by uniformly random legal actions.
+    most likely legal action; ``deterministic=False``: an action sampled from
+    its policy) and once by uniformly random legal actions.
     """
     players = opponents + 1
     envs = [make_env(board, opponents, seat) for seat in range(players)]
