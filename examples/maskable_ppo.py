@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from riskmath.envs.gymnasium import RiskEnv
+from riskmath.errors import BoardError
 from riskmath.sim import wilson_interval
 
 #: The turn cap of the environments, training and evaluation (RiskEnv's default).
@@ -252,7 +253,10 @@ def main(argv: Sequence[str] | None = None) -> float:
     curve_path = checked_path("--curve", args.curve, ".csv")
     plot_path = checked_path("--plot", args.plot, ".png")
     save_path = checked_path("--save", args.save, ".zip")
-    make_env(args.board, args.opponents, 0)  # a bad board name fails here, before training
+    try:
+        make_env(args.board, args.opponents, 0)  # a bad board name fails here, before training
+    except BoardError as error:
+        parser.error(f"--board: {error}")
 
     model, curve = train(args.board, args.opponents, args.seed, args.minutes, args.steps)
     steps = model.num_timesteps
