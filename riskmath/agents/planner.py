@@ -64,6 +64,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from riskmath._validation import check_int
 from riskmath.agents.odds import OddsAgent
 from riskmath.agents.search import SearchAgent
 from riskmath.errors import InvalidArgumentError
@@ -153,13 +154,9 @@ class PlannerAgent(OddsAgent):
     ) -> None:
         super().__init__(**thresholds)
         self.lineup = check_lineup(lineup)
-        if reinforce_only_from is not None and (
-            isinstance(reinforce_only_from, bool) or not isinstance(reinforce_only_from, int) or reinforce_only_from < 2
-        ):
-            raise InvalidArgumentError(
-                f"reinforce_only_from must be an integer >= 2 or None, got {reinforce_only_from!r}"
-            )
-        self.reinforce_only_from = reinforce_only_from
+        self.reinforce_only_from = (
+            None if reinforce_only_from is None else check_int("reinforce_only_from", reinforce_only_from, minimum=2)
+        )
         for label, value, least in (
             ("attack_candidates", attack_candidates, 1),
             ("placement_candidates", placement_candidates, 0),
