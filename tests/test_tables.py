@@ -162,6 +162,66 @@ def test_backward_sweep_bit_for_bit_as_one_correlation_per_diagonal(
     assert np.array_equal(ours, reference)
 
 
+@pytest.mark.parametrize("three_pairs", [False, True])
+def test_a_kept_bulk_plan_gives_the_same_floats_as_a_fresh_sweep(three_pairs):
+    # The bulk keeps its buffer and its rows' views per shape (one plan per thread): a second grid of a shape, with
+    # other boundary values, after grids of other shapes, must come out as the reference sweep makes it, bit for
+    # bit.  Three pairs a roll put edge cells inside the rows' ranges (written back after each row); one and two
+    # statistics; with and without a cost per roll.
+    from riskmath.odds import _backward, _sweeps
+
+    rules = rm.CombatRules(attacker_max_dice=4, defender_max_dice=3) if three_pairs else rm.CombatRules()
+    kern = _sweeps.kernel(rules)
+    rng = np.random.default_rng(21)
+    for attackers, defenders, moments in [(40, 30, 2), (25, 40, 1), (40, 30, 2), (25, 40, 1), (40, 30, 2)]:
+        win = rng.random((attackers + 1, moments))
+        stop = rng.random((1, defenders + 1, moments))
+        cost = np.array([1.0, 0.0][:moments])
+        ours = _backward.backward_float(attackers, defenders, 0, kern, win, stop, cost)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_backward, "_backward_bulk", _bulk_one_diagonal_at_a_time)
+            reference = _backward.backward_float(attackers, defenders, 0, kern, win, stop, cost)
+        assert np.array_equal(ours, reference), (attackers, defenders, moments)
+
+
+def test_statistics_are_not_views_of_the_kept_grid():
+    # battle_statistics sweeps into a grid the thread keeps for the next call of the shape; what it returns (means
+    # are views of that grid before the copy) must not change when the next grid is swept.
+    first = rm.battle_statistics(30, 20, ("expected_rolls", "win_probability", "expected_attackers_left"))
+    saved = {name: values.copy() for name, values in first.items()}
+    rm.battle_statistics(30, 20, ("expected_rolls", "win_probability", "expected_attackers_left"), stop_at=5)
+    rm.odds_table(30, 20, statistic="expected_rolls", rules=rm.CombatRules(attacker_sides=8))
+    for name, values in first.items():
+        assert np.array_equal(values, saved[name]), name
+
+
+def test_kept_bulk_plans_are_bounded_and_per_thread():
+    import threading
+
+    from riskmath.odds import _backward
+
+    for n in range(20, 140, 10):  # more shapes than are kept
+        rm.odds_table(n, n)
+    kept = _backward._KEPT.kept
+    assert 0 < len(kept) <= _backward._KEPT_COUNT
+    assert sum(nbytes for nbytes, _ in kept.values()) <= _backward._KEPT_BYTES
+    rm.odds_table(1500, 1500)  # a plan or grid too big to keep is used for its call alone
+    assert all(1500 not in key for key in _backward._KEPT.kept)
+    # Threads sweeping the same shape at once each use their own buffer: every table as the one made alone.
+    expected = {n: rm.odds_table(n, 60).to_numpy() for n in (50, 70)}
+    results: list[bool] = []
+
+    def sweep(n: int) -> None:
+        results.extend(np.array_equal(rm.odds_table(n, 60).to_numpy(), expected[n]) for _ in range(30))
+
+    threads = [threading.Thread(target=sweep, args=(n,)) for n in (50, 70, 50, 70)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [True] * 120
+
+
 @given(
     attackers=st.integers(1, 60),
     defenders=st.integers(1, 60),

@@ -17,7 +17,8 @@ at a time for ``P`` compared pairs a roll (:func:`_backward_bulk`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -36,6 +37,8 @@ def backward_float(
     win_value: FloatArray,
     stop_value: FloatArray,
     step_cost: FloatArray,
+    *,
+    keep: bool = False,
 ) -> FloatArray:
     """Expected values of final-state functions from every start state.
 
@@ -47,6 +50,10 @@ def backward_float(
         Value of ending in ``(a, d)`` with ``a <= stop_at``.
     step_cost : array, shape (S,)
         Added once per roll (1 for "expected rolls", else 0).
+    keep : bool, default False
+        Return a grid this thread keeps and reuses at the next call of the
+        same shape (see ``_KEPT_BYTES``), for a caller that copies what it
+        keeps of it before then.
 
     Returns
     -------
@@ -56,7 +63,13 @@ def backward_float(
     """
     A, D, k = attackers, defenders, stop_at
     S = step_cost.shape[0]
-    values = np.zeros((A + 1, D + 1, S))
+    shape = (A + 1, D + 1, S)
+    values: FloatArray
+    if keep:
+        values = _kept(("grid", *shape), 8 * (A + 1) * (D + 1) * S, lambda: np.empty(shape))
+        values[...] = 0.0
+    else:
+        values = np.zeros(shape)
     values[k + 1 :, 0] = win_value[k + 1 :]
     stopped = min(k, A) + 1
     values[:stopped, 1:] = stop_value[:stopped, 1:]
@@ -104,6 +117,133 @@ def backward_float(
     return values
 
 
+class _BulkPlan:
+    """What :func:`_backward_bulk` needs that depends on the grid's shape alone, not on its values.
+
+    Built once per shape ``(A, D, lo, md, pairs, S)`` and kept (see :func:`_bulk_plan`): the interleaved buffer
+    ``inter``, where the edge cells the bulk reads go, and per statistic the rows' views (the slice of the row
+    before that a row is computed from, and the slice it fills) and the views that read the bulk back.  Reusing
+    the buffer is safe: every call writes the edge cells and every row before anything reads them, and the
+    positions neither covers hold zeros that nothing ever writes.
+    """
+
+    __slots__ = ("edge_a", "edge_at", "edge_d", "fix_a", "fix_d", "inter", "nbytes", "readback", "rows")
+
+    def __init__(self, A: int, D: int, lo: int, md: int, pairs: int, S: int) -> None:
+        span = pairs * pairs
+        rows, width = (A + D) // pairs + 1, pairs * (A + pairs)
+        inter = np.zeros((S, rows, width))
+        self.inter = inter
+
+        def position(a: Any, s: Any) -> Any:
+            """The position of the cell ``(a, s - a)`` in its row ``s // P`` of ``inter``."""
+            c = s % pairs
+            return pairs * (a - c + pairs - 1) + c
+
+        # The edge cells the bulk reads: the rows lo - P .. lo - 1 (every d) and the columns md - P .. md - 1
+        # (a >= lo).
+        a_edge = np.concatenate((np.repeat(np.arange(lo - pairs, lo), D + 1), np.tile(np.arange(lo, A + 1), pairs)))
+        d_edge = np.concatenate((np.tile(np.arange(D + 1), pairs), np.repeat(np.arange(md - pairs, md), A + 1 - lo)))
+        s_edge = a_edge + d_edge
+        self.edge_a, self.edge_d, self.edge_at = a_edge, d_edge, (s_edge // pairs, position(a_edge, s_edge))
+        # Row m computes the positions start .. stop - 1, which hold the bulk cells of its diagonals P m + c: in
+        # units u = P m - d + P - 1 (position P u + c), from max(P m - D, lo - c) + P - 1 (d <= D, a >= lo) to
+        # min(P m - md, A - c) + P - 1 (d >= md, a <= A).
+        m_all = np.arange((lo + md) // pairs, rows)
+        c_all = np.arange(pairs)[:, None]
+        low = np.maximum(pairs * m_all - D, lo - c_all) + pairs - 1
+        high = np.minimum(pairs * m_all - md, A - c_all) + pairs - 1
+        some = low <= high
+        starts = np.where(some, pairs * low + c_all, width).min(axis=0)
+        stops = np.where(some, pairs * high + c_all + 1, 0).max(axis=0)
+        # The edge cells the bulk reads among the other positions of that range, written back after the row.
+        fixes: dict[int, list[tuple[int, int]]] = {}  # row -> [(position, index into fix_a / fix_d)]
+        fix_a: list[int] = []
+        fix_d: list[int] = []
+        for c in range(pairs):
+            first, last = -(-(starts - c) // pairs), (stops - 1 - c) // pairs
+            bulk_low, bulk_high = np.where(some[c], low[c], last + 1), np.where(some[c], high[c], last)
+            for below, above in ((first, bulk_low - 1), (bulk_high + 1, last)):
+                count = np.maximum(above - below + 1, 0)
+                if not count.any():
+                    continue
+                which = np.repeat(np.arange(len(m_all)), count)
+                u = below[which] + np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+                m = m_all[which]
+                a = u - (pairs - 1) + c
+                d = pairs * m + c - a
+                row_edge = (lo - pairs <= a) & (a < lo) & (d >= 0) & (d <= D)
+                column_edge = (md - pairs <= d) & (d < md) & (lo <= a) & (a <= A)
+                edge = row_edge | column_edge
+                for row, at, ea, ed in zip(
+                    m[edge].tolist(), (pairs * u + c)[edge].tolist(), a[edge].tolist(), d[edge].tolist(), strict=True
+                ):
+                    fixes.setdefault(row, []).append((at, len(fix_a)))
+                    fix_a.append(ea)
+                    fix_d.append(ed)
+        self.fix_a, self.fix_d = np.array(fix_a, dtype=np.intp), np.array(fix_d, dtype=np.intp)
+        self.rows = []
+        for x in range(S):
+            grid = list(inter[x])  # the rows as views: indexing a list is cheaper than a 2-D array
+            self.rows.append(
+                [
+                    (grid[m - 1][start - span : stop], grid[m][start:stop], grid[m], fixes.get(m, ()))
+                    for m, start, stop in zip(m_all.tolist(), starts.tolist(), stops.tolist(), strict=True)
+                    if start < stop
+                ]
+            )
+        # Back to (a, d), a strided view of ``inter`` per residue of a and d: a = lo + i0 + P i and
+        # d = md + j0 + P j lie in row s0 // P + i + j (s0 = lo + md + i0 + j0), at the position of (lo + i0, s0)
+        # plus P * P i.
+        item = inter.itemsize
+        self.readback = []
+        for i0 in range(pairs):
+            for j0 in range(pairs):
+                s0 = lo + md + i0 + j0
+                shape = (len(range(lo + i0, A + 1, pairs)), len(range(md + j0, D + 1, pairs)))
+                if not shape[0] or not shape[1]:
+                    continue
+                offset = (s0 // pairs * width + position(lo + i0, s0)) * item
+                strides = ((width + span) * item, width * item)
+                views = [
+                    np.ndarray(shape, inter.dtype, buffer=inter[x], offset=offset, strides=strides) for x in range(S)
+                ]
+                self.readback.append((slice(lo + i0, None, pairs), slice(md + j0, None, pairs), views))
+
+
+#: What is kept per thread (each thread its own buffers), the most recently used last: the bulk plans of
+#: :class:`_BulkPlan` and the grids of ``backward_float(..., keep=True)``, at most ``_KEPT_COUNT`` of them and
+#: ``_KEPT_BYTES`` of buffers; a bigger one is made for its call alone.  Besides the work a plan saves, a kept
+#: buffer is memory the process already has: a fresh grid of a megabyte is mapped anew and faulted in page by page
+#: whenever the allocator has given the last one back to the system (measured: that doubled a 300 x 300 table).
+_KEPT_COUNT = 8
+_KEPT_BYTES = 8 * 2**20
+_KEPT = threading.local()
+
+
+def _kept(key: tuple[Any, ...], nbytes: int, make: Callable[[], Any]) -> Any:
+    """The object kept under ``key`` in this thread, made by ``make`` (of ``nbytes``) when there is none."""
+    kept: dict[tuple[Any, ...], tuple[int, Any]] | None = getattr(_KEPT, "kept", None)
+    if kept is None:
+        kept = _KEPT.kept = {}
+    entry = kept.pop(key, None)
+    if entry is None:
+        if nbytes > _KEPT_BYTES // 2:
+            return make()
+        entry = (nbytes, make())
+        while kept and (len(kept) >= _KEPT_COUNT or sum(n for n, _ in kept.values()) + nbytes > _KEPT_BYTES):
+            del kept[next(iter(kept))]
+    kept[key] = entry
+    return entry[1]
+
+
+def _bulk_plan(A: int, D: int, lo: int, md: int, pairs: int, S: int) -> _BulkPlan:
+    """The plan of a shape, kept for the next call of the same shape (in this thread)."""
+    nbytes = 8 * S * ((A + D) // pairs + 1) * pairs * (A + pairs)
+    plan: _BulkPlan = _kept(("plan", A, D, lo, md, pairs, S), nbytes, lambda: _BulkPlan(A, D, lo, md, pairs, S))
+    return plan
+
+
 def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: list[float]) -> None:
     """The bulk of :func:`backward_float` (rows ``a >= lo``, columns ``d >= md``), in place, once its edges are done.
 
@@ -120,87 +260,31 @@ def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: l
     The positions a row computes cover every bulk cell of its ``P`` diagonals, and also cells off the grid
     (``a > A`` or ``d > D``), which nothing in the grid reads; with three pairs a roll, also an edge cell of a
     row the attacker throws fewer dice in, whose value is written back at once (none with one or two pairs).
+    Where those cells are, and the views of the rows, depend on the shape alone: :class:`_BulkPlan`, kept per
+    shape, so that a second grid of a shape spends its time in the rows only.
     """
     A, D = values.shape[0] - 1, values.shape[1] - 1
     pairs = len(p) - 1
-    span = pairs * pairs
-    rows, width = (A + D) // pairs + 1, pairs * (A + pairs)
-    inter = np.zeros((len(costs), rows, width))
-
-    def position(a: Any, s: Any) -> Any:
-        """The position of the cell ``(a, s - a)`` in its row ``s // P`` of ``inter``."""
-        c = s % pairs
-        return pairs * (a - c + pairs - 1) + c
-
-    # The edge cells the bulk reads: the rows lo - P .. lo - 1 (every d) and the columns md - P .. md - 1 (a >= lo).
-    a_edge = np.concatenate((np.repeat(np.arange(lo - pairs, lo), D + 1), np.tile(np.arange(lo, A + 1), pairs)))
-    d_edge = np.concatenate((np.tile(np.arange(D + 1), pairs), np.repeat(np.arange(md - pairs, md), A + 1 - lo)))
-    s_edge = a_edge + d_edge
-    inter[:, s_edge // pairs, position(a_edge, s_edge)] = values[a_edge, d_edge].T
+    plan = _bulk_plan(A, D, lo, md, pairs, len(costs))
+    inter = plan.inter
+    inter[:, plan.edge_at[0], plan.edge_at[1]] = values[plan.edge_a, plan.edge_d].T
+    fixed = values[plan.fix_a, plan.fix_d].T.tolist() if len(plan.fix_a) else [[]] * len(costs)
     # The roll reversed (as np.convolve passes it to np.correlate), with P - 1 zeros between the taps.
-    taps = np.zeros(span + 1)
+    taps = np.zeros(pairs * pairs + 1)
     taps[::pairs] = p[::-1]
-    # Row m computes the positions start .. stop - 1, which hold the bulk cells of its diagonals P m + c: in units
-    # u = P m - d + P - 1 (position P u + c), from max(P m - D, lo - c) + P - 1 (d <= D, a >= lo) to
-    # min(P m - md, A - c) + P - 1 (d >= md, a <= A).
-    m_all = np.arange((lo + md) // pairs, rows)
-    c_all = np.arange(pairs)[:, None]
-    low = np.maximum(pairs * m_all - D, lo - c_all) + pairs - 1
-    high = np.minimum(pairs * m_all - md, A - c_all) + pairs - 1
-    some = low <= high
-    starts = np.where(some, pairs * low + c_all, width).min(axis=0)
-    stops = np.where(some, pairs * high + c_all + 1, 0).max(axis=0)
-    # The edge cells the bulk reads among the other positions of that range, written back after the row.
-    fixes: dict[int, list[tuple[int, list[float]]]] = {}
-    for c in range(pairs):
-        first, last = -(-(starts - c) // pairs), (stops - 1 - c) // pairs
-        bulk_low, bulk_high = np.where(some[c], low[c], last + 1), np.where(some[c], high[c], last)
-        for below, above in ((first, bulk_low - 1), (bulk_high + 1, last)):
-            count = np.maximum(above - below + 1, 0)
-            if not count.any():
-                continue
-            which = np.repeat(np.arange(len(m_all)), count)
-            u = below[which] + np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
-            m = m_all[which]
-            a = u - (pairs - 1) + c
-            d = pairs * m + c - a
-            row_edge = (lo - pairs <= a) & (a < lo) & (d >= 0) & (d <= D)
-            column_edge = (md - pairs <= d) & (d < md) & (lo <= a) & (a <= A)
-            edge = row_edge | column_edge
-            for row, at, value in zip(
-                m[edge].tolist(), (pairs * u + c)[edge].tolist(), values[a[edge], d[edge]].tolist(), strict=True
-            ):
-                fixes.setdefault(row, []).append((at, value))
-    plan = [
-        (m, start, stop, fixes.get(m, ()))
-        for m, start, stop in zip(m_all.tolist(), starts.tolist(), stops.tolist(), strict=True)
-        if start < stop
-    ]
     correlate = np.correlate
     for x, cost in enumerate(costs):
-        grid = list(inter[x])  # the rows as views: indexing a list is cheaper than a 2-D array
-        for m, start, stop, fix in plan:
-            out = correlate(grid[m - 1][start - span : stop], taps, "valid")
+        fix_values = fixed[x]
+        for before, into, row, fix in plan.rows[x]:
+            out = correlate(before, taps, "valid")
             if cost:  # a cost of 0 is not added (the same floats)
                 out += cost
-            row = grid[m]
-            row[start:stop] = out
-            for at, value in fix:
-                row[at] = value[x]
-    # Back to (a, d), a strided view of ``inter`` per residue of a and d: a = lo + i0 + P i and d = md + j0 + P j
-    # lie in row s0 // P + i + j (s0 = lo + md + i0 + j0), at the position of (lo + i0, s0) plus P * P i.
-    item = inter.itemsize
-    for i0 in range(pairs):
-        for j0 in range(pairs):
-            s0 = lo + md + i0 + j0
-            shape = (len(range(lo + i0, A + 1, pairs)), len(range(md + j0, D + 1, pairs)))
-            if not shape[0] or not shape[1]:
-                continue
-            offset = (s0 // pairs * width + position(lo + i0, s0)) * item
-            strides = ((width + span) * item, width * item)
-            for x in range(len(costs)):
-                view: FloatArray = np.ndarray(shape, inter.dtype, buffer=inter[x], offset=offset, strides=strides)
-                values[lo + i0 :: pairs, md + j0 :: pairs, x] = view
+            into[...] = out
+            for at, i in fix:
+                row[at] = fix_values[i]
+    for rows, columns, views in plan.readback:
+        for x, view in enumerate(views):
+            values[rows, columns, x] = view
 
 
 def backward_exact(

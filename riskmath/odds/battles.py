@@ -784,7 +784,11 @@ def battle_statistics(
             if m != _ROLLS:
                 win_f[:, i] = _MOMENTS[m](a_range, 0)
                 stop_f[:, :, i] = _MOMENTS[m](a_range[: k + 1, None], d_range[None, :])
-        values = backward_float(A, D, k, kern, win_f, stop_f, np.array(cost, float))
+        # A grid the thread keeps (no fresh megabytes to fault in): what is returned is copied out of it below.
+        values = backward_float(A, D, k, kern, win_f, stop_f, np.array(cost, float), keep=True)
         grid = values[k + 1 :, 1:]
     grid_moments = _GridMoments({m: grid[:, :, i] for i, m in enumerate(moments)}, k, A, D)
-    return {name: _DEFINITIONS[name].value(grid_moments) for name in names}
+    results = {name: _DEFINITIONS[name].value(grid_moments) for name in names}
+    if not exact:
+        results = {name: v.copy() if np.may_share_memory(v, values) else v for name, v in results.items()}
+    return results
