@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from game_helpers import VARIANTS, Checked, check_every_decision, check_invariants, rules_or_skip, spread, tiered
 from hypothesis import given, settings
@@ -146,6 +147,13 @@ def test_registered_trusted_and_validated():
             PlannerAgent(**bad)
     with pytest.raises(rm.InvalidArgumentError, match="guide must be an OddsAgent"):
         SearchAgent(guide=RandomAgent())
+    # NumPy integers are integers here as everywhere else, kept as plain ints
+    agent = PlannerAgent(
+        attack_candidates=np.int64(3), placement_candidates=np.int32(2), reinforce_only_from=np.int8(4)
+    )
+    assert repr(agent) == (
+        "PlannerAgent(attack_candidates=3, placement_candidates=2, budget=0, lineup='odds', reinforce_only_from=4)"
+    )
 
 
 @pytest.mark.parametrize(("preset", "players"), tiered(VARIANTS, spread(VARIANTS)[::3]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from game_helpers import Checked, check_invariants
 
@@ -108,9 +109,11 @@ def test_plays_legal_games_and_beats_random():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"budget": 0}, r"budget must be an integer >= 1, got 0"),
-        ({"candidates": -1}, r"candidates must be an integer >= 0, got -1"),
-        ({"horizon": 1.5}, r"horizon must be a non-negative integer or None, got 1\.5"),
+        ({"budget": 0}, r"budget must be >= 1, got 0"),
+        ({"budget": 2.0}, r"budget must be an integer, got 2\.0"),
+        ({"candidates": -1}, r"candidates must be >= 0, got -1"),
+        ({"horizon": 1.5}, r"horizon \(an integer >= 0, or None\) must be an integer, got 1\.5"),
+        ({"horizon": -1}, r"horizon \(an integer >= 0, or None\) must be >= 0, got -1"),
         ({"phases": "attack"}, r"phases must be a collection of phase names, got the string 'attack'"),
         ({"phases": ("attack", "defend")}, r"phases: unknown 'defend'"),
         ({"score": 3}, r"score must be a callable"),
@@ -119,6 +122,12 @@ def test_plays_legal_games_and_beats_random():
 def test_bad_parameters(kwargs, message):
     with pytest.raises(InvalidArgumentError, match=message):
         SearchAgent(**kwargs)
+
+
+def test_numpy_integers_are_integers():
+    agent = SearchAgent(budget=np.int64(4), candidates=np.int32(2), horizon=np.int16(3))
+    assert (agent.budget, agent.candidates, agent.horizon) == (4, 2, 3)
+    assert all(type(value) is int for value in (agent.budget, agent.candidates, agent.horizon))
 
 
 def test_repr():

@@ -67,7 +67,6 @@ from typing import Any
 from riskmath._validation import check_int
 from riskmath.agents.odds import OddsAgent
 from riskmath.agents.search import SearchAgent
-from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate.estimate import check_lineup
 from riskmath.evaluate.outlook import chain_win_probability, win_probability
 from riskmath.evaluate.whatif import WhatIf
@@ -157,16 +156,12 @@ class PlannerAgent(OddsAgent):
         self.reinforce_only_from = (
             None if reinforce_only_from is None else check_int("reinforce_only_from", reinforce_only_from, minimum=2)
         )
-        for label, value, least in (
-            ("attack_candidates", attack_candidates, 1),
-            ("placement_candidates", placement_candidates, 0),
-            ("budget", budget, 0),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise InvalidArgumentError(f"{label} must be an integer >= {least}, got {value!r}")
-        self.attack_candidates = attack_candidates
-        self.placement_candidates = placement_candidates
-        self.budget = budget
+        # (NumPy integers are taken, as plain ints, as by every other integer argument of riskmath)
+        self.attack_candidates = attack_candidates = check_int("attack_candidates", attack_candidates, minimum=1)
+        self.placement_candidates = placement_candidates = check_int(
+            "placement_candidates", placement_candidates, minimum=0
+        )
+        self.budget = budget = check_int("budget", budget, minimum=0)
         self._search: SearchAgent | None = None
         if budget:
             guide = PlannerAgent(attack_candidates, placement_candidates, 0, lineup, reinforce_only_from, **thresholds)

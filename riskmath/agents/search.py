@@ -39,6 +39,7 @@ import statistics
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from riskmath._validation import check_int
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate.estimate import victory_list
@@ -122,11 +123,11 @@ class SearchAgent:
         margin: float = 1.0,
         guide: Any = None,
     ) -> None:
-        for label, value, least in (("budget", budget, 1), ("candidates", candidates, 0)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise InvalidArgumentError(f"{label} must be an integer >= {least}, got {value!r}")
-        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0):
-            raise InvalidArgumentError(f"horizon must be a non-negative integer or None, got {horizon!r}")
+        # (NumPy integers are taken, as plain ints, as by every other integer argument of riskmath)
+        budget = check_int("budget", budget, minimum=1)
+        candidates = check_int("candidates", candidates, minimum=0)
+        if horizon is not None:
+            horizon = check_int("horizon (an integer >= 0, or None)", horizon, minimum=0)
         if isinstance(phases, str):
             raise InvalidArgumentError(f"phases must be a collection of phase names, got the string {phases!r}")
         chosen = tuple(phases)
