@@ -85,6 +85,7 @@ LINEUPS = [
         ("aggressive", "odds", "random"),
         "seat 0 aggressive, seat 1 odds, seat 2 random, then again (two players: aggressive v odds)",
     ),
+    Lineup("planner", ("planner",), "planners in every seat (the strongest agent; issue 20, part 4)"),
 ]
 
 
@@ -379,13 +380,33 @@ def write(path: Path, fitted: dict[str, tuple[Lineup, np.ndarray]], command: str
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
 
 
-def main(games: int, seed: int, l2: float, draws: int, data: Path, no_write: bool) -> int:
+def kept_variants(path: Path, refitted: list[str]) -> tuple[dict[str, tuple[Lineup, np.ndarray]], str]:
+    """The variants of the file at ``path`` other than ``refitted`` (their weights as written), and its note."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    if document["features"] != [*FEATURES, *EXTRA_FEATURES] or document["rule_features"] != list(RULE_FEATURES):
+        raise SystemExit(f"{path}: fitted to other features; refit every line-up (without --only)")
+    by_name = {lineup.name: lineup for lineup in LINEUPS}
+    kept = {}
+    for name, entry in document["lineups"].items():
+        if name in refitted:
+            continue
+        lineup = by_name.get(name, Lineup(name, tuple(entry["agents"]), ""))
+        kept[name] = (lineup, np.array(entry["weights"], dtype=float))
+    return kept, document["made"]
+
+
+def main(
+    games: int, seed: int, l2: float, draws: int, data: Path, no_write: bool, only: list[str] | None = None
+) -> int:
+    """Fit and measure every line-up of :data:`LINEUPS`, or those named in ``only`` (the others' weights kept)."""
     data.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     fitted: dict[str, tuple[Lineup, np.ndarray]] = {}
     results = []
     positions = 0
     for lineup in LINEUPS:
+        if only and lineup.name not in only:
+            continue
         print(
             f"Line-up {lineup.name} ({', '.join(lineup.agents)}): {games} games per preset and player count ...",
             flush=True,
@@ -418,12 +439,13 @@ def main(games: int, seed: int, l2: float, draws: int, data: Path, no_write: boo
             f"{', '.join(fitted)}, {games} per preset (all of ``Rules.presets()``) and player count 2-6 less the "
             f"held-out fourth, seed {seed}, L2 {l2}, cap {MAX_TURNS} turns (drawn games left out)"
         )
-        write(
-            OUTPUT,
-            fitted,
-            f"python bench/fit_estimate.py --lineups --games {games} --seed {seed} --l2 {l2}",
-            description,
-        )
+        command = f"python bench/fit_estimate.py --lineups --games {games} --seed {seed} --l2 {l2}"
+        if only:
+            command += "".join(f" --only {name}" for name in only)
+            kept, made = kept_variants(OUTPUT, list(fitted))
+            description += f"; the line-ups {', '.join(kept)} kept as fitted before (that file said: {made})"
+            fitted = {**kept, **fitted}
+        write(OUTPUT, fitted, command, description)
         print(f"  wrote {OUTPUT.relative_to(ROOT)}")
     print(f"Total {time.perf_counter() - started:.0f} s")
     return 0

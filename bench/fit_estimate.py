@@ -319,13 +319,23 @@ def main(argv: list[str] | None = None) -> int:
         "--lineups", action="store_true", help="fit and measure the line-up variants (bench/estimate_lineups.py)"
     )
     parser.add_argument("--data", type=Path, default=Path("/tmp/estimate-data"), help="--lineups: the game cache")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="NAME",
+        help="--lineups: fit and measure only this line-up (repeatable); the others keep their weights in the file",
+    )
     args = parser.parse_args(argv)
     if args.lineups:
         import estimate_lineups
 
         games = 12 if args.quick else (args.games if args.games != 300 else estimate_lineups.GAMES)
         draws = 200 if args.quick else args.bootstrap
-        return estimate_lineups.main(games, args.seed, args.l2, draws, args.data, args.no_write)
+        known = [lineup.name for lineup in estimate_lineups.LINEUPS]
+        unknown = [name for name in args.only or () if name not in known]
+        if unknown:
+            parser.error(f"--only: unknown line-up {unknown[0]!r}; line-ups are {', '.join(known)}")
+        return estimate_lineups.main(games, args.seed, args.l2, draws, args.data, args.no_write, only=args.only)
     games = 40 if args.quick else args.games
     draws = 200 if args.quick else args.bootstrap
     if games < HOLD_OUT_EVERY:
