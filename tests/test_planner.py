@@ -131,7 +131,7 @@ def test_registered_trusted_and_validated():
     assert make_agent("planner").name == "planner"
     assert PlannerAgent.trusted is True
     assert repr(PlannerAgent()) == (
-        "PlannerAgent(attack_candidates=4, placement_candidates=5, budget=0, lineup='odds', reinforce_only_from=3)"
+        "PlannerAgent(attack_candidates=4, placement_candidates=24, budget=0, lineup='odds', reinforce_only_from=3)"
     )
     for bad in (
         {"attack_candidates": 0},
