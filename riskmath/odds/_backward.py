@@ -17,6 +17,7 @@ at a time for ``P`` compared pairs a roll (:func:`_backward_bulk`).
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -127,12 +128,17 @@ class _BulkPlan:
     positions neither covers hold zeros that nothing ever writes.
     """
 
-    __slots__ = ("edge_a", "edge_at", "edge_d", "fix_a", "fix_d", "inter", "nbytes", "readback", "rows")
+    __slots__ = ("edge_a", "edge_at", "edge_d", "fix_a", "fix_d", "inter", "readback", "rows")
+
+    @staticmethod
+    def shape(A: int, D: int, pairs: int, S: int) -> tuple[int, int, int]:
+        """The shape of ``inter``: per statistic, a row per ``P`` anti-diagonals, ``P (A + P)`` positions a row."""
+        return S, (A + D) // pairs + 1, pairs * (A + pairs)
 
     def __init__(self, A: int, D: int, lo: int, md: int, pairs: int, S: int) -> None:
         span = pairs * pairs
-        rows, width = (A + D) // pairs + 1, pairs * (A + pairs)
-        inter = np.zeros((S, rows, width))
+        _, rows, width = size = self.shape(A, D, pairs, S)
+        inter = np.zeros(size)
         self.inter = inter
 
         def position(a: Any, s: Any) -> Any:
@@ -239,7 +245,7 @@ def _kept(key: tuple[Any, ...], nbytes: int, make: Callable[[], Any]) -> Any:
 
 def _bulk_plan(A: int, D: int, lo: int, md: int, pairs: int, S: int) -> _BulkPlan:
     """The plan of a shape, kept for the next call of the same shape (in this thread)."""
-    nbytes = 8 * S * ((A + D) // pairs + 1) * pairs * (A + pairs)
+    nbytes = 8 * math.prod(_BulkPlan.shape(A, D, pairs, S))
     plan: _BulkPlan = _kept(("plan", A, D, lo, md, pairs, S), nbytes, lambda: _BulkPlan(A, D, lo, md, pairs, S))
     return plan
 
