@@ -241,12 +241,7 @@ class OddsAgent:
             ):
                 best = (score, k, plan)
         if best is not None:
-            plan = best[2]
-            todo += [(route[0], placed) for route, placed in zip(plan.routes, plan.placed, strict=True) if placed]
-            leftover = pool - sum(plan.placed)
-            if leftover > 0 or not todo:
-                todo.append((plan.routes[0][0], max(leftover, 1)))
-            return _merged(todo), list(plan.routes)
+            return placements(best[2], pool, todo), list(best[2].routes)
         source, target = self._best_attack(state, me, pool)
         todo.append((source, pool))
         return _merged(todo), [(source, target)] if target is not None else []
@@ -336,7 +331,7 @@ class OddsAgent:
                     return ("blitz", source, target, 0)
                 break
         captured = owners.count(me) > held
-        threshold = self.attack_threshold if captured else self.card_threshold
+        threshold = self._attack_threshold(state) if captured else self.card_threshold
         neighbors = state.game.neighbors
         grid = small_battles(combat)  # win_probability of up to 32 a side, read without a call
         small = len(grid)
@@ -356,6 +351,10 @@ class OddsAgent:
             return ("end",)
         _, source, target = best
         return ("blitz", source, target, (armies[source] - 1) // 3)
+
+    def _attack_threshold(self, state: GameState) -> float:
+        """The least win probability of an attack off the planned routes once a territory was taken this turn."""
+        return self.attack_threshold
 
     def _occupy(self, state: GameState) -> Any:
         checked = self._occupy_checked(state)
@@ -560,6 +559,21 @@ def _by_bonus(board: Board) -> list[tuple[int, str, Continent]]:
 
 
 _BY_BONUS: dict[int, tuple[Board, list[tuple[int, str, Continent]]]] = {}
+
+
+def placements(plan: ContinentPlan, pool: int, todo: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """The placements (territory, armies) of a plan's routes, after ``todo``, with what is left of ``pool``.
+
+    Each route's source takes its share (``plan.placed``); the rest of the
+    pool goes to the first route's source (at least one army, so that a plan
+    with nothing placed still says where the turn starts).  One entry per
+    territory, in order of first appearance.
+    """
+    result = [*todo, *((route[0], placed) for route, placed in zip(plan.routes, plan.placed, strict=True) if placed)]
+    leftover = pool - sum(plan.placed)
+    if leftover > 0 or not result:
+        result.append((plan.routes[0][0], max(leftover, 1)))
+    return _merged(result)
 
 
 def _merged(todo: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -61,18 +61,19 @@ choices.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
-from riskmath._validation import check_int
-from riskmath.agents.odds import OddsAgent
+from riskmath._validation import check_int, check_probability
+from riskmath.agents.odds import OddsAgent, placements
 from riskmath.agents.search import SearchAgent
 from riskmath.evaluate.estimate import check_lineup
-from riskmath.evaluate.outlook import chain_win_probability, win_probability
+from riskmath.evaluate.outlook import ContinentPlan, chain_win_probability, plan_continent_above, win_probability
 from riskmath.evaluate.whatif import WhatIf
 from riskmath.game.actions import EndPhase, Fortify
 from riskmath.game.checked import Checked, to_engine
-from riskmath.game.position import fortification_reach, occupation_range, own_territories
+from riskmath.game.position import fortification_reach, occupation_range, own_territories, rival_table
 from riskmath.game.state import GameState
 from riskmath.odds.battles import battle
 
@@ -89,6 +90,10 @@ LEAST_ODDS = 0.1
 
 #: Biggest stacks whose moves are weighed in the fortification.
 FORTIFY_SOURCES = 6
+
+#: Rivals holding more territories than this are not planned against for elimination (the route search and
+#: the chain odds grow with the territories, and a turn rarely takes more).
+KILL_TERRITORIES = 10
 
 
 class PlannerAgent(OddsAgent):
@@ -156,6 +161,9 @@ class PlannerAgent(OddsAgent):
         budget: int = 0,
         lineup: str | None = "odds",
         reinforce_only_from: int | None = 3,
+        kill_threshold: float | None = 0.7,
+        multiplayer_attack_threshold: float = 0.99,
+        multiplayer_lineup: str | None = None,
         **thresholds: float,
     ) -> None:
         super().__init__(**thresholds)
@@ -163,6 +171,13 @@ class PlannerAgent(OddsAgent):
         self.reinforce_only_from = (
             None if reinforce_only_from is None else check_int("reinforce_only_from", reinforce_only_from, minimum=2)
         )
+        self.kill_threshold = (
+            None if kill_threshold is None else float(check_probability("kill_threshold", kill_threshold))
+        )
+        self.multiplayer_attack_threshold = float(
+            check_probability("multiplayer_attack_threshold", multiplayer_attack_threshold)
+        )
+        self.multiplayer_lineup = check_lineup(multiplayer_lineup, "multiplayer_lineup")
         # (NumPy integers are taken, as plain ints, as by every other integer argument of riskmath)
         self.attack_candidates = attack_candidates = check_int("attack_candidates", attack_candidates, minimum=1)
         self.placement_candidates = placement_candidates = check_int(
@@ -171,14 +186,26 @@ class PlannerAgent(OddsAgent):
         self.budget = budget = check_int("budget", budget, minimum=0)
         self._search: SearchAgent | None = None
         if budget:
-            guide = PlannerAgent(attack_candidates, placement_candidates, 0, lineup, reinforce_only_from, **thresholds)
+            guide = PlannerAgent(
+                attack_candidates,
+                placement_candidates,
+                0,
+                lineup,
+                reinforce_only_from,
+                self.kill_threshold,
+                self.multiplayer_attack_threshold,
+                self.multiplayer_lineup,
+                **thresholds,
+            )
             self._search = SearchAgent(budget=budget, guide=guide)
 
     def __repr__(self) -> str:
         return (
             f"PlannerAgent(attack_candidates={self.attack_candidates!r}, "
             f"placement_candidates={self.placement_candidates!r}, budget={self.budget!r}, lineup={self.lineup!r}, "
-            f"reinforce_only_from={self.reinforce_only_from!r})"
+            f"reinforce_only_from={self.reinforce_only_from!r}, kill_threshold={self.kill_threshold!r}, "
+            f"multiplayer_attack_threshold={self.multiplayer_attack_threshold!r}, "
+            f"multiplayer_lineup={self.multiplayer_lineup!r})"
         )
 
     def _reinforce_only(self, state: GameState) -> bool:
@@ -244,14 +271,22 @@ class PlannerAgent(OddsAgent):
             value += (1.0 - p) * whatif.chance(changes=lost, cards=cards)
         return value
 
+    def _attack_threshold(self, state: GameState) -> float:
+        return self.multiplayer_attack_threshold if self._reinforce_only(state) else self.attack_threshold
+
     # -- reinforcement ----------------------------------------------------------------------
     def _plan_turn(self, state: GameState, me: int) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
+        several = self._reinforce_only(state)
+        if several and self.kill_threshold is not None:
+            elimination = self._elimination(state, me)
+            if elimination is not None:
+                return elimination
         todo, routes = super()._plan_turn(state, me)
         game, pos = state.game, state.position
         combat = game.rules.combat
         owners, armies = list(pos.owner), list(pos.armies)
         pool = state.pool
-        whatif = WhatIf(state, me, lineup=self.lineup)
+        whatif = WhatIf(state, me, lineup=self.multiplayer_lineup if several else self.lineup)
         cards, cards_won = self._cards(state, me, pos.captured), self._cards(state, me, True)
         placed = armies[:]
         for t, k in todo:
@@ -294,6 +329,39 @@ class PlannerAgent(OddsAgent):
             return todo, routes
         chosen, aim = best[1], best[2]
         return [(chosen, pool)], ([(chosen, aim)] if aim is not None else [])
+
+    def _elimination(self, state: GameState, me: int) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]] | None:
+        """The turn planned around taking a rival's last territories, if that is likely enough; else None.
+
+        For each living rival with at most ``KILL_TERRITORIES`` territories,
+        the best plan to take them all this turn (routes from the player's
+        stacks through them, the pool shared among the routes' sources: as
+        :func:`~riskmath.evaluate.plan_continent` plans a continent).  Of the
+        plans at least ``kill_threshold`` likely, the one whose probability
+        times one more than the cards in the rival's hand (they come with its
+        last territory) is highest; the lowest seat on ties.
+        """
+        assert self.kill_threshold is not None
+        game, pos = state.game, state.position
+        owners, pool = pos.owner, state.pool
+        rival = rival_table(game, pos)  # rival[o + 1]: o is a living player
+        floor = math.nextafter(self.kill_threshold, -math.inf)  # a plan comes back when its probability > floor
+        best: tuple[float, ContinentPlan] | None = None
+        for other in range(game.players):
+            if other == me or not rival[other + 1]:
+                continue
+            theirs = [t for t, owner in enumerate(owners) if owner == other]
+            if len(theirs) > KILL_TERRITORIES:
+                continue
+            plan = plan_continent_above(state, me, theirs, pool, floor)
+            if plan is None:
+                continue
+            score = plan.probability * (1 + len(pos.hands[other]))
+            if best is None or score > best[0]:
+                best = (score, plan)
+        if best is None:
+            return None
+        return placements(best[1], pool), list(best[1].routes)
 
     def _plan_value(
         self,

@@ -127,12 +127,12 @@ def victory_from_features(
     return _softmax(rows, alive, COEFFICIENTS if weights is None else weights, seats)
 
 
-def check_lineup(lineup: object) -> str | None:
-    """``lineup`` if it is ``None`` or the name of a line-up of :data:`LINEUPS`; else an error naming it."""
+def check_lineup(lineup: object, name: str = "lineup") -> str | None:
+    """``lineup`` if it is ``None`` or the name of a line-up of :data:`LINEUPS`; else an error naming ``name``."""
     if lineup is None or (isinstance(lineup, str) and lineup in LINEUPS):
         return lineup
-    names = ", ".join(repr(name) for name in LINEUPS)
-    raise InvalidArgumentError(f"lineup must be None or one of {names}, got {shown(lineup)}")
+    names = ", ".join(repr(known) for known in LINEUPS)
+    raise InvalidArgumentError(f"{name} must be None or one of {names}, got {shown(lineup)}")
 
 
 #: Each variant's weights for a game (line-up, rules, players): the feature weights and each seat's agent term.
