@@ -7,7 +7,10 @@ it put its whole pool on each of its territories (the question
 :class:`riskmath.agents.PlannerAgent` asks of every candidate move), shows
 where the planner places, then plays two-player games of the planner against
 the odds agent, seats alternated, and prints the win rate with its 95 %
-Wilson interval and each seat's (seat 0 moves first).
+Wilson interval and each seat's (seat 0 moves first).  Last, four-player
+games of the planner against three odds agents (``--four N``, seats
+rotated; an even share is 25 %), where it plans eliminations: a rival's last
+territory brings its cards (docs/strategy.rst, "The planner agent").
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ def best_placements(state: rm.GameState, top: int = 5) -> list[tuple[str, float]
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="two-player games against the odds agent (default 40)")
+    parser.add_argument("--four", type=int, default=40, help="four-player games against odds agents (default 40)")
     parser.add_argument("--seed", type=int, default=4, help="seed of the position and of the games (default 4)")
     args = parser.parse_args(argv)
 
@@ -58,14 +62,19 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  all {state.pool} on {name:<22} {chance:.3f}")
     print(f"  the planner (placement and the attack it plans, weighed together): {choice}")
 
-    game = rm.Game(2, max_turns=300)
-    table = tournament(game, [[PlannerAgent(), OddsAgent()]], args.games, seed=args.seed, by_seat=True)
-    planner = table[table["agent"] == "planner"]
-    wins, games = int(planner["wins"].sum()), int(planner["games"].sum())
-    low, high = rm.tournament.wilson_interval(wins, games)
-    print(f"planner v odds agent, {games} two-player games: {wins / games:.0%} won [{low:.0%}, {high:.0%}]")
-    for row in planner.itertuples():
-        print(f"  seat {row.seat}: {row.wins} of {row.games}")
+    for players, n_games in ((2, args.games), (4, args.four)):
+        if n_games < 1:
+            continue
+        lineup = [PlannerAgent()] + [OddsAgent() for _ in range(players - 1)]
+        table = tournament(rm.Game(players, max_turns=300), [lineup], n_games, seed=args.seed, by_seat=True)
+        planner = table[table["agent"] == "planner"]
+        wins, games = int(planner["wins"].sum()), int(planner["games"].sum())
+        low, high = rm.tournament.wilson_interval(wins, games)
+        rivals = "odds agent" if players == 2 else "three odds agents"
+        count = "two" if players == 2 else "four"
+        print(f"planner v {rivals}, {games} {count}-player games: {wins / games:.0%} won [{low:.0%}, {high:.0%}]")
+        for row in planner.itertuples():
+            print(f"  seat {row.seat}: {row.wins} of {row.games}")
 
 
 if __name__ == "__main__":

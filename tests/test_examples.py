@@ -81,13 +81,14 @@ def test_tournament_example(tmp_path, monkeypatch, capsys):
 
 
 def test_planner_example(monkeypatch, capsys):
-    monkeypatch.setattr(sys, "argv", ["planner.py", "--games", "4"])
+    monkeypatch.setattr(sys, "argv", ["planner.py", "--games", "4", "--four", "4"])
     runpy.run_path(str(EXAMPLES / "planner.py"), run_name="__main__")
     out = capsys.readouterr().out
     assert "player-turn 10: player 1 places 12 armies" in out  # after the trade of a set (seed 4)
     assert out.count("  all 12 on ") == 5
     assert "the planner (placement and the attack it plans, weighed together): PlaceArmies(" in out
     assert "planner v odds agent, 4 two-player games:" in out
+    assert "planner v three odds agents, 4 four-player games:" in out
 
 
 def test_maskable_ppo_example_shortened(tmp_path, monkeypatch, capsys):
