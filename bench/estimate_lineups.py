@@ -14,7 +14,9 @@ Run through ``python bench/fit_estimate.py --lineups [--games N] [--no-write]`` 
    cap) are left out.  Every cell (line-up, preset, player count) is cached
    on disk under ``--data`` (default ``/tmp/estimate-data``), keyed by its
    seeds and sizes, so a rerun, or a run after a line-up is added, plays
-   only the games it lacks.
+   only the games it lacks.  The key does not know the agents' code: after
+   an agent changes how it plays, delete its cells (``v1-NAME-*``, or only
+   the player counts whose games changed) before fitting again.
 2. **Split by game.**  Every fourth game of each cell is held out; the fit never sees its positions.
 3. **Fit**, per line-up, over all presets and player counts at once: a
    conditional logit whose weights are ``W @ [1, r]``, ``r`` the rule
