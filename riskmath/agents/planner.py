@@ -161,15 +161,15 @@ class PlannerAgent(OddsAgent):
         for the turn to be planned around it (placed for and attacked along,
         as a continent plan).  None plans no eliminations.  Under ``risiko``,
         where a kill's cards wait for the next turn, planned eliminations
-        cost about 2.5 points against three odds agents (48.1 % against
-        50.6 % of the same 800 games); elsewhere they gained 10 to 13.
+        cost about 2.5 points against three odds agents (48.3 % against
+        50.9 % of the same 1,600 games); elsewhere they gained 9 to 12.5.
     multiplayer_attack_threshold : float, default 0.99
         Where only the reinforcement is weighed: the least win probability
         of an attack off the planned routes once the planner has taken a
         territory this turn (the odds agent's ``attack_threshold``, 0.75,
         still sets its occupations).  Against three odds agents, 1,600
         games per preset: 0.75 won 35.4 %, 32.3 % and 33.7 % under the 1993
-        rules, ``risiko`` and ``euro_2003``, 0.99 51.75 %, 50.8 % and 52.0 %;
+        rules, ``risiko`` and ``euro_2003``, 0.99 51.75 %, 50.9 % and 52.0 %;
         0.95 to 0.99 were within the noise of one another on 800, and
         attacking off the routes never (a threshold above 1) lost nearly
         every game, the stacks never finishing a rival.
