@@ -364,14 +364,21 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join([rule, line(head), rule, *(line(r) for r in rows), rule])
 
 
-def write(path: Path, fitted: dict[str, tuple[Lineup, np.ndarray]], command: str, description: str) -> None:
-    """The variants as JSON (data, read once by ``riskmath.evaluate.estimate``): agents, feature names, weights."""
+def write(
+    path: Path, fitted: dict[str, tuple[Lineup, np.ndarray]], command: str, description: str, made: dict[str, str]
+) -> None:
+    """The variants as JSON (data, read once by ``riskmath.evaluate.estimate``): agents, feature names, weights.
+
+    ``made`` says how each line-up was fitted (its own ``made`` entry), so that a line-up kept through
+    ``--only`` keeps its own account, not the whole earlier file's.
+    """
     document = {
         "made": f"Made by `{command}` from {description}. Generated: do not edit.",
         "features": [*FEATURES, *EXTRA_FEATURES],
         "rule_features": list(RULE_FEATURES),
         "lineups": {
             name: {
+                "made": made[name],
                 "agents": list(lineup.agents),
                 "columns": list(columns(lineup)),
                 "weights": [[round(float(v), 6) for v in row] for row in W],
@@ -382,19 +389,23 @@ def write(path: Path, fitted: dict[str, tuple[Lineup, np.ndarray]], command: str
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
 
 
-def kept_variants(path: Path, refitted: list[str]) -> tuple[dict[str, tuple[Lineup, np.ndarray]], str]:
-    """The variants of the file at ``path`` other than ``refitted`` (their weights as written), and its note."""
+def kept_variants(path: Path, refitted: list[str]) -> tuple[dict[str, tuple[Lineup, np.ndarray]], dict[str, str]]:
+    """The variants of the file at ``path`` other than ``refitted`` (their weights as written), and how each was made.
+
+    (A line-up without a ``made`` entry of its own, from a file written before there were any, takes the file's.)
+    """
     document = json.loads(path.read_text(encoding="utf-8"))
     if document["features"] != [*FEATURES, *EXTRA_FEATURES] or document["rule_features"] != list(RULE_FEATURES):
         raise SystemExit(f"{path}: fitted to other features; refit every line-up (without --only)")
     by_name = {lineup.name: lineup for lineup in LINEUPS}
-    kept = {}
+    kept, made = {}, {}
     for name, entry in document["lineups"].items():
         if name in refitted:
             continue
         lineup = by_name.get(name, Lineup(name, tuple(entry["agents"]), ""))
         kept[name] = (lineup, np.array(entry["weights"], dtype=float))
-    return kept, document["made"]
+        made[name] = entry.get("made", document["made"])
+    return kept, made
 
 
 def main(
@@ -444,10 +455,12 @@ def main(
         command = f"python bench/fit_estimate.py --lineups --games {games} --seed {seed} --l2 {l2}"
         if only:
             command += "".join(f" --only {name}" for name in only)
-            kept, made = kept_variants(OUTPUT, list(fitted))
-            description += f"; the line-ups {', '.join(kept)} kept as fitted before (that file said: {made})"
-            fitted = {**kept, **fitted}
-        write(OUTPUT, fitted, command, description)
+        made = dict.fromkeys(fitted, f"Made by `{command}` from {description}.")
+        if only:
+            kept, kept_made = kept_variants(OUTPUT, list(fitted))
+            description += f"; the line-ups {', '.join(kept)} kept as fitted before (each line-up's ``made`` says how)"
+            fitted, made = {**kept, **fitted}, {**kept_made, **made}
+        write(OUTPUT, fitted, command, description, made)
         print(f"  wrote {OUTPUT.relative_to(ROOT)}")
     print(f"Total {time.perf_counter() - started:.0f} s")
     return 0
