@@ -124,6 +124,25 @@ def test_legal_in_every_variant_and_falls_back_only_where_expected(preset, playe
         assert rm.Phase.FORTIFY not in fallbacks
 
 
+@pytest.mark.parametrize(("preset", "players"), [("us_1993", 2), ("us_1993_capital", 3), ("french_1957", 2)])
+def test_a_set_up_placement_left_to_chance_draws_as_the_legal_actions_would(preset, players):
+    # _fallback places a neutral's army (and any set-up army the agent leaves) without listing the legal
+    # actions: the same draw from the generator and the same action as rng.choice(state.legal_actions()).
+    game = rm.Game(players, rules_or_skip(preset, players))
+    compared = 0
+    for seed in range(4):
+        state, rng = game.new_initial_state(seed=seed, auto_chance=True), random.Random(seed)
+        while state.phase in (rm.Phase.SETUP_PILE, rm.Phase.SETUP_CLAIM, rm.Phase.SETUP_PLACE, rm.Phase.SETUP_CAPITAL):
+            if state.phase is rm.Phase.SETUP_PLACE:
+                draw = rng.randrange(2**32)
+                ours, theirs = random.Random(draw), random.Random(draw)
+                assert oddsagent._fallback(state, ours) == theirs.choice(state.legal_actions())
+                assert ours.random() == theirs.random()  # as many draws taken
+                compared += 1
+            state = state.apply(RandomAgent().act(state, rng))
+    assert compared > 100
+
+
 # The fast tier: every fourth preset (the test above plays every preset).
 @pytest.mark.parametrize(("preset", "players"), tiered(VARIANTS, spread(VARIANTS)[::4]))
 def test_every_decision_of_the_fast_path_is_legal(preset, players, monkeypatch):

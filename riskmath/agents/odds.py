@@ -586,7 +586,35 @@ def _merged(todo: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def _fallback(state: GameState, rng: random.Random) -> Any:
     """A legal move when the preferred one is not allowed: end the phase if possible, else at random."""
+    if state.phase is Phase.SETUP_PLACE:  # (a neutral's army in every two-player set-up: a quarter of its moves)
+        placement = _random_placement(state, rng)
+        if placement is not None:
+            return placement
     legal = state.legal_actions()
     if EndPhase() in legal:  # (a membership test: not a walk through every placement of a big pool)
         return EndPhase()
     return rng.choice(legal)
+
+
+def _random_placement(state: GameState, rng: random.Random) -> PlaceArmies | None:
+    """``rng.choice(state.legal_actions())`` at a set-up placement, without listing the actions; None if none.
+
+    The same draw from ``rng`` and the same action: the legal placements are
+    listed territory by territory in id order, each with 1 up to the armies
+    that are due and fit there (see ``riskmath.game.legality``), so the
+    ``i``-th is found from the counts alone.  ``EndPhase`` is never legal
+    here, so :func:`_fallback` would draw at once as well.
+    """
+    game, pos = state.game, state.position
+    placer, due = pos.queue[0]
+    owners = pos.owner
+    runs = [(t, min(due, room(game, pos, t, setup=True))) for t in range(len(owners)) if owners[t] == placer]
+    total = sum(most for _, most in runs if most > 0)
+    if not total:
+        return None
+    index = rng.choice(range(total))  # (random.choice draws an index below the length, whatever the sequence)
+    for t, most in runs:
+        if index < most:
+            return PlaceArmies(game.board.territories[t], index + 1)
+        index -= max(most, 0)
+    raise AssertionError("unreachable: the index is below the total")
