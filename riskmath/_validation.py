@@ -99,6 +99,19 @@ def check_int(name: str, value: object, *, minimum: int | None = 0, maximum: int
     return result
 
 
+def as_int(value: object) -> int | None:
+    """``value`` as a plain ``int`` if it is an integer (NumPy's integers too, ``bool`` not), else None.
+
+    Counts in actions and chance outcomes go into a position as plain ints:
+    a NumPy integer taken from an array is accepted and never stored as such.
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
+
+
 def check_bool(name: str, value: object) -> bool:
     """Return ``value`` if it is True or False, else raise :class:`InvalidArgumentError` naming it."""
     if not isinstance(value, bool):

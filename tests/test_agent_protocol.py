@@ -50,3 +50,31 @@ def test_play_and_simulate_play_every_game_with_fresh_copies():
     agent = OddsAgent()
     rm.play(game, [agent, agent], seed=1)
     assert agent._plans == {}  # the caller's agent is never the one that played
+
+
+def _placements_at_turn_one(count):
+    """Positions built by hand, all at turn 1 with player 0 to place the same pool, their armies drawn at random."""
+    game = rm.Game(3)
+    names = game.board.territories
+    owners = {t: i % 3 for i, t in enumerate(names)}
+    draw = random.Random(7)
+    return [
+        game.position(owners, {t: draw.randint(1, 9) for t in names}, current_player=0, seed=k) for k in range(count)
+    ]
+
+
+@pytest.mark.parametrize("name", list(AGENTS))
+def test_positions_that_do_not_follow_one_another_are_decided_as_by_a_fresh_agent(name):
+    """A client asking one agent about unrelated positions (the same turn and seat) and the same position twice.
+
+    Memory keyed by the turn and the seat alone took the second position for a later placement of the first
+    one's turn: the search agent did not search it, and the odds agent could follow the first one's plan.
+    """
+    states = _placements_at_turn_one(6)
+    assert len({s.turn for s in states}) == 1
+    assert len({s.pool for s in states}) == 1
+    reused = fresh(name)
+    for k, state in enumerate(states):
+        asked = reused.act(state, random.Random(k))
+        assert asked == fresh(name).act(state, random.Random(k))
+        assert reused.act(state, random.Random(k)) == asked  # the same state and generator, the same answer

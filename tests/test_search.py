@@ -59,7 +59,10 @@ def test_reinforcements_are_searched_once_per_turn():
     assert all(state.is_legal(a) for a in options)
     assert all(isinstance(a, rm.PlaceArmies) for a in options)
     assert any(a.armies == state.pool for a in options[1:])  # the whole pool on one territory
-    assert agent._options(state, guided) == []  # the rest of this turn's placements follow the guide
+    assert agent._options(state, guided) == options  # the same state asked again is searched again
+    assert state.pool >= 2
+    later = state.apply(rm.PlaceArmies(guided.territory, 1))  # the rest of this turn's placements follow the guide
+    assert agent._options(later, OddsAgent().act(later, random.Random(0))) == []
 
 
 def test_fortifications_are_searched():

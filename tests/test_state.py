@@ -90,6 +90,55 @@ def test_malformed_army_counts(armies, reason):
     check_illegal(state, rm.PlaceArmies("Alaska", armies), reason)
 
 
+def test_numpy_integers_are_counts_and_go_in_as_plain_ints():
+    np = pytest.importorskip("numpy")
+    state = build(rm.Game(3), phase="reinforce", pool=3)
+    after = state.apply(rm.PlaceArmies("Alaska", np.int64(2)))
+    assert type(after.armies("Alaska")) is int
+    assert after.problems() == []
+    after.to_json()  # (a NumPy integer in the position made this raise)
+    legal = state.legal_actions()
+    assert legal[np.int64(1)] == legal[1]
+    assert state.apply(legal[np.int64(1)]) == state.apply(legal[1])
+    with pytest.raises(TypeError):
+        legal[1.5]
+    check_illegal(state, rm.PlaceArmies("Alaska", np.float64(2.0)), "armies must be an integer")
+
+
+@pytest.mark.parametrize(
+    ("outcome", "reason"),
+    [
+        (rm.FirstPlayer(1.0), "player must be an integer, got 1.0"),
+        (rm.FirstPlayer(True), "player must be an integer, got True"),
+        (rm.FirstPlayer(5), "not a possible outcome"),
+        (rm.PlaceArmies("Alaska", 1), "not a possible outcome"),
+        ("FirstPlayer(1)", "not an outcome"),
+    ],
+)
+def test_chance_outcomes_are_checked_with_their_types(outcome, reason):
+    # An outcome equal to a listed one (1.0 == 1) was applied as given, a float into the position.
+    check_illegal(rm.Game(3).new_initial_state(seed=1), outcome, reason)
+
+
+def test_numpy_outcomes_and_the_outcome_of_a_blitz_too_big_to_list():
+    np = pytest.importorskip("numpy")
+    first = rm.Game(3).new_initial_state(seed=1).apply(rm.FirstPlayer(np.int64(1)))
+    assert type(first.position.first) is int
+    assert first.problems() == []
+    # A blitz of 10^5 a side: sample_chance() draws it in pieces, and apply() checks the outcome by its form
+    # (its list would need tens of GiB).
+    game = rm.Game(3)
+    owner = {t: k % 3 for k, t in enumerate(NAMES)}
+    armies = dict.fromkeys(NAMES, 3) | {"Ukraine": 10**5, "Ural": 10**5}
+    blitz = game.position(owner, armies, current_player=1, phase="attack").apply(rm.Blitz("Ukraine", "Ural"))
+    after = blitz.apply(blitz.sample_chance())
+    assert after.problems() == []
+    assert after.phase in (rm.Phase.OCCUPY, rm.Phase.ATTACK)
+    for impossible in (rm.BattleOutcome(10**5 + 1, 0), rm.BattleOutcome(0, 0), rm.BattleOutcome(5, 10**5 + 1)):
+        check_illegal(blitz, impossible, "not a possible outcome")
+    check_illegal(blitz, rm.BattleOutcome(5.0, 0), "attackers_left must be an integer, got 5.0")
+
+
 def test_not_owned_and_not_adjacent():
     state = build(rm.Game(3), phase="reinforce", pool=3)  # round robin: Alaska 0, Northwest Territory 1
     check_illegal(state, rm.PlaceArmies("Northwest Territory", 1), "Northwest Territory is not yours")

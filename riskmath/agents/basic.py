@@ -40,8 +40,10 @@ class Agent(Protocol):
     turn (the placements still to make, the attack routes, the territories
     held at the start), keyed by ``state.turn``; it drops it silently when
     the turn changes, and replans when the plan no longer fits the state
-    (the pool or the owners differ).  The search agent remembers the
-    ``(turn, player)`` whose first placement it searched, so as to search it
+    (the pool differs from what is left of the plan, or the owners or the
+    armies on the board and at hand from those it was planned on).  The
+    search agent remembers the first placement it searched (the turn, the
+    player, the board and the pool), so as to search a turn's placements
     once.  The random and aggressive agents keep nothing.  Since one agent
     object may play several seats, memory is kept per seat.
 
@@ -53,10 +55,13 @@ class Agent(Protocol):
     caller's agent objects are never changed.  An outside client that calls
     ``act`` itself may reuse one agent from game to game (a test checks that
     a built-in agent that played a game decides the next one exactly as a
-    fresh agent does), but should ask a fresh copy for positions that do not
-    follow one another in a game (positions built by hand with
-    :meth:`riskmath.Game.position`): with the same turn number and player,
-    the search agent would take its first placement as already searched.
+    fresh agent does), and may ask one agent about placements of positions
+    that do not follow one another (positions built by hand with
+    :meth:`riskmath.Game.position`: tested against a fresh agent), but should
+    ask a fresh copy (``copy.deepcopy``) about an attack, occupation or
+    fortification of such positions: at the turn and seat of a placement it
+    planned, the odds agent (and the planner) attacks along that placement's
+    routes.
     Agents must be picklable and deep-copyable.
 
     Examples

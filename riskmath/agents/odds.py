@@ -125,6 +125,9 @@ class OddsAgent:
         self.hold_threshold = hold_threshold
         # Per player: (game turn, placements still to make, routes, territories held at the start of the turn).
         self._plans: dict[int, tuple[int, list[tuple[int, int]], list[tuple[int, ...]], int]] = {}
+        # Per player: the owners and the armies on the board and at hand when its placements were planned (placing
+        # moves armies from the pool onto the board, so they stay as they were for the turn's later placements).
+        self._boards: dict[int, tuple[tuple[int, ...], int]] = {}
 
     def __repr__(self) -> str:
         return (
@@ -182,10 +185,12 @@ class OddsAgent:
             return legal[0] if len(legal) else None
         turn, todo, routes, held = self._plans.get(me, (-1, [], [], 0))
         owners = owners_and_armies(state)[0]
-        stale = sum(k for _, k in todo) != state.pool or any(owners[t] != me for t, _ in todo)
-        if turn != state.turn or stale:  # (the same agent may play several seats and games)
+        board = (tuple(owners), sum(pos.armies) + state.pool)
+        stale = sum(k for _, k in todo) != state.pool or self._boards.get(me) != board
+        if turn != state.turn or stale:  # (the same agent may play several seats and games, or be asked anything)
             todo, routes = self._plan_turn(state, me)
             held = owners.count(me)
+            self._boards[me] = board
         armies_on = owners_and_armies(state)[1]
         todo = [(t, k) for t, k in todo if room(game, pos, t)]  # capped territories take nothing
         short = state.pool - sum(k for _, k in todo)

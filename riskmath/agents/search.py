@@ -148,7 +148,10 @@ class SearchAgent:
         self.score = _estimated_chance if score is None else score
         self.margin = float(margin)
         self._guide = OddsAgent() if guide is None else guide
-        self._placed: tuple[int, int] | None = None  # (turn, player) whose placements were searched
+        # The placement searched last: the turn, the player, the owners and the armies on the board and at hand
+        # (placing moves armies from the pool to the board, so these stay as they were for the turn's later
+        # placements), and the pool then.
+        self._placed: tuple[tuple[Any, ...], int] | None = None
 
     def __repr__(self) -> str:
         extra = "" if self.phases == SEARCHABLE else f", phases={self.phases!r}"
@@ -204,13 +207,20 @@ class SearchAgent:
         return unique
 
     def _first_placement(self, state: GameState, guided: Any) -> bool:
-        """Whether this is the turn's first placement of the pool (searched once per turn and seat)."""
+        """Whether this is the turn's first placement of the pool (searched once per turn and seat).
+
+        A later placement of the same turn is the same board with armies moved
+        from the pool onto it: the same owners and the same total, a smaller
+        pool.  Any other state is searched, the same state asked again too, so
+        that the answer depends only on the state and ``rng``.
+        """
         if isinstance(guided, TradeCards) or not isinstance(guided, PlaceArmies) or state.pool == 0:
             return False
-        key = (state.turn, state.current_player)
-        if self._placed == key:
+        pos = state.position
+        key = (state.turn, state.current_player, tuple(pos.owner), sum(pos.armies) + pos.pool)
+        if self._placed is not None and self._placed[0] == key and pos.pool < self._placed[1]:
             return False
-        self._placed = key
+        self._placed = (key, pos.pool)
         return True
 
     def _blitzes(self, state: GameState) -> list[Any]:

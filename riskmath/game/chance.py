@@ -32,6 +32,7 @@ position)``: :func:`is_chance`, :func:`chance_outcomes`,
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from bisect import bisect_right
@@ -39,7 +40,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from riskmath._validation import check_cost, shown
+from riskmath._validation import as_int, check_cost, shown
+from riskmath.errors import ResourceLimitError
 from riskmath.game.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies
 from riskmath.game.cards import WILD
 from riskmath.game.context import ChanceTable, GameContext
@@ -119,6 +121,51 @@ def chance_outcomes(game: GameContext, pos: Position) -> list[tuple[Any, Fractio
     if phase in (Phase.ROLL, Phase.BLITZ):
         return list(chance_table(game, pos).outcomes)
     return []
+
+
+def check_outcome(game: GameContext, pos: Position, outcome: object) -> tuple[Any, str]:
+    """The outcome of chance node ``pos`` that ``outcome`` names, as listed, or None and why it is not one.
+
+    An outcome's counts may be NumPy integers (floats and ``bool`` are not
+    counts): the outcome returned, which is the one to apply, holds plain
+    ints.  A blitz whose list of outcomes would not fit in the limits (see
+    :func:`chance_table`, which ``sample_chance()`` avoids by drawing in
+    pieces) is checked by its form instead: a capture with 1 up to all the
+    armies able to attack left, or a stop with at most ``stop_at`` of them
+    left and 1 up to all the defenders.  Some outcomes of that form cannot
+    happen under the dice rules (a stop far below ``stop_at``); they are
+    accepted there, and the state after them is sound.
+    """
+    if not dataclasses.is_dataclass(outcome) or isinstance(outcome, type):
+        return None, "not an outcome"
+    values: list[Any] = []
+    for field in dataclasses.fields(outcome):
+        value = getattr(outcome, field.name)
+        if not isinstance(value, str):
+            value = as_int(value)
+            if value is None:
+                return None, f"{field.name} must be an integer, got {getattr(outcome, field.name)!r}"
+        values.append(value)
+    named = type(outcome)(*values)
+    listed: Sequence[tuple[Any, Fraction | float]]
+    if pos.phase is Phase.BLITZ:
+        try:
+            listed = chance_table(game, pos).outcomes
+        except ResourceLimitError:
+            assert pos.pending is not None
+            _, source, target, stop_at, _, _ = pos.pending
+            a, d = pos.armies[source] - 1, pos.armies[target]
+            if isinstance(named, BattleOutcome):
+                left, kept = named.attackers_left, named.defenders_left
+                if (kept == 0 and 1 <= left <= a) or (1 <= kept <= d and 0 <= left <= min(stop_at, a)):
+                    return named, ""
+            return None, "not a possible outcome of this chance node"
+    else:
+        listed = chance_outcomes(game, pos)
+    for possible, _ in listed:
+        if type(possible) is type(named) and possible == named:
+            return possible, ""
+    return None, "not a possible outcome of this chance node"
 
 
 def _placeable(game: GameContext, pos: Position) -> list[int]:

@@ -53,7 +53,7 @@ from riskmath.errors import (
 from riskmath.game._board_data import NEUTRAL_NAMES
 from riskmath.game.board import Board
 from riskmath.game.cards import WILD
-from riskmath.game.chance import MASK, chance_outcomes, is_chance, sample_outcome
+from riskmath.game.chance import MASK, chance_outcomes, check_outcome, is_chance, sample_outcome
 from riskmath.game.checked import to_engine
 from riskmath.game.context import GameContext
 from riskmath.game.legality import LegalActions, check_action, is_legal
@@ -574,8 +574,11 @@ class GameState:
         """
         game, pos = self.game, self.position
         if is_chance(game, pos):
-            if check and all(action != possible for possible, _ in chance_outcomes(game, pos)):
-                raise self._illegal(action, "not a possible outcome of this chance node")
+            if check:
+                listed, why = check_outcome(game, pos, action)
+                if listed is None:
+                    raise self._illegal(action, why)
+                action = listed  # (its counts plain ints)
             new = pos.copy()
             apply_outcome(game, new, action)
         else:

@@ -9,11 +9,13 @@ rules, and the tests check that they agree.
 
 from __future__ import annotations
 
+import operator
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import Any
 
+from riskmath._validation import as_int
 from riskmath.errors import IllegalActionError
 from riskmath.game.actions import (
     Attack,
@@ -124,6 +126,7 @@ class LegalActions(Sequence[Any]):
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
+        index = operator.index(index)  # (a NumPy integer too; a float is refused, as a list refuses it)
         runs = self._segments()
         n = len(self)
         if index < 0:
@@ -187,11 +190,12 @@ def _territory(game: GameContext, pos: Position, action: object, territory: obje
 
 
 def _count(game: GameContext, pos: Position, action: object, name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    count = as_int(value)
+    if count is None:
         raise _illegal(game, pos, action, f"{name} must be an integer, got {value!r}")
-    if not low <= value <= high:
+    if not low <= count <= high:
         raise _illegal(game, pos, action, f"{name} must be in {low}..{high}, got {value}")
-    return value
+    return count
 
 
 def is_legal(game: GameContext, pos: Position, action: object) -> bool:
@@ -244,9 +248,10 @@ def _check_end(game: GameContext, pos: Position, action: EndPhase) -> EndChecked
 
 def _check_pile(game: GameContext, pos: Position, action: ChoosePile) -> PileChecked:
     left = sorted(set(pos.piles) - {-1})
-    if isinstance(action.pile, bool) or action.pile not in left:
+    pile = as_int(action.pile)
+    if pile is None or pile not in left:
         raise _illegal(game, pos, action, f"pile must be one of the piles left, {left}; got {action.pile!r}")
-    return ("pile", action.pile)
+    return ("pile", pile)
 
 
 def _check_capital(game: GameContext, pos: Position, action: ChooseCapital) -> CapitalChecked:
