@@ -22,7 +22,7 @@ import math
 import numbers
 import os
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from types import TracebackType
 from typing import Any, ParamSpec, TypeGuard, TypeVar
@@ -145,8 +145,11 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
 
 
 def is_sequence(value: object) -> TypeGuard[Sequence[Any]]:
-    """True for a list, tuple, 1-d NumPy array or similar sized, indexable container (not a string)."""
-    if isinstance(value, (str, bytes)):
+    """True for a list, tuple, 1-d NumPy array or similar sized, indexable container (not a string, not a mapping).
+
+    A dict is sized and indexable but its order is its keys', so ``{0: 5, 1: 5}`` would be read as ``[0, 1]``.
+    """
+    if isinstance(value, (str, bytes, Mapping)):
         return False
     if getattr(value, "ndim", 1) != 1:
         return False

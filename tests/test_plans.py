@@ -125,3 +125,14 @@ class TestBadPlans:
             result.leaf_distribution("a")
         with pytest.raises(rm.InvalidArgumentError, match="plan must be a Target"):
             rm.plan_conquest(5, [1, 2])
+
+
+def test_a_path_of_thousands_of_territories_is_walked_without_recursion():
+    # Target.walk, the labels and plan_conquest's forward pass recursed once per territory: a path of 1,000
+    # raised RecursionError (success_curve, plan_conquest) where conquest answered.
+    curve = rm.success_curve([1] * 1000, 10)
+    assert curve.iloc[-1] == pytest.approx(rm.conquest(int(curve.index[-1]), [1] * 1000).win_probability, rel=1e-12)
+    with rm.set_limits(max_seconds=600):
+        plan = rm.plan_conquest(1150, rm.Target.path([1] * 1100))
+    assert plan.win_probability == pytest.approx(rm.conquest(1150, [1] * 1100).win_probability, rel=1e-9)
+    assert len(list(rm.Target.path([2] * 1500).walk())) == 1500

@@ -580,9 +580,22 @@ class Battle:
 
     @_Lazy
     def chain(self) -> BattleChain:
-        """The same battle as an explicit sparse absorbing chain (Q and R)."""
+        """The same battle as an explicit sparse absorbing chain (Q and R).
+
+        Raises
+        ------
+        InvalidArgumentError
+            If the battle is over before its first roll (no more armies able
+            to attack than ``stop_at``): its chain would have no transient
+            state.
+        """
         from riskmath.odds.matrix import BattleChain
 
+        if self._attackers <= self._stop_at:
+            raise InvalidArgumentError(
+                f"battle({self._attackers}, {self._defenders}, stop_at={self._stop_at}) is over before its first "
+                "roll (no more armies able to attack than stop_at): it has no chain of transient states"
+            )
         return BattleChain(self._attackers, self._defenders, stop_at=self._stop_at, rules=self._rules)
 
 

@@ -23,7 +23,8 @@ the distribution of armies at each leaf *given that the whole plan succeeds*.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import capped, check_cost, check_int, shown, warn_deprecated
+from riskmath._validation import capped, check_cost, check_int, is_sequence, shown, warn_deprecated
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._backward import backward_exact, backward_float
 from riskmath.odds._sweeps import Kernel, backward_cost, kernel
@@ -98,12 +99,13 @@ class Target:
     split: Split = "even"
 
     def __post_init__(self) -> None:
-        check_int("Target.defenders", self.defenders, minimum=1)
-        check_int("Target.leave", self.leave, minimum=0)
+        # (stored as plain ints: a NumPy integer from an array is taken, and kept out of reprs and sums)
+        object.__setattr__(self, "defenders", check_int("Target.defenders", self.defenders, minimum=1))
+        object.__setattr__(self, "leave", check_int("Target.leave", self.leave, minimum=0))
         if self.name is not None and not isinstance(self.name, str):
             raise InvalidArgumentError(f"Target.name must be a string or None, got {shown(self.name)}")
         given: object = self.then  # annotated as Targets, but anything may be passed
-        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+        if isinstance(given, (str, bytes, AbstractSet, Mapping)) or not isinstance(given, Iterable):  # (ordered)
             raise InvalidArgumentError(f"Target.then must be a sequence of Targets, got {shown(self.then)}")
         then = tuple(self.then)
         for child in then:
@@ -116,7 +118,7 @@ class Target:
                 raise InvalidArgumentError(f"Target.split must be 'even', a sequence or a function, got {shown(split)}")
         elif callable(split):
             pass
-        elif not isinstance(split, Iterable):
+        elif isinstance(split, (AbstractSet, Mapping)) or not isinstance(split, Iterable):  # (a set has no order)
             raise InvalidArgumentError(f"Target.split must be 'even', a sequence or a function, got {shown(split)}")
         else:
             shares = tuple(split)
@@ -133,7 +135,10 @@ class Target:
 
     @classmethod
     def path(cls, defenders: Sequence[int], *, names: Sequence[str] | None = None, leave: int = 1) -> Target:
-        """A plan without splits: the territories of ``defenders`` in order."""
+        """A plan without splits: the territories of ``defenders`` in order (a sequence: a list, a 1-d array)."""
+        if not is_sequence(defenders):
+            raise InvalidArgumentError(f"defenders must be a sequence of army counts, got {shown(defenders)}")
+        defenders = list(defenders)
         if not defenders:
             raise InvalidArgumentError("a path needs at least one territory")
         labels = list(names) if names is not None else [None] * len(defenders)
@@ -187,23 +192,28 @@ class Target:
         return repr(self.name) if self.name else f"Target({self.defenders})"
 
     def walk(self) -> Iterator[Target]:
-        """The targets of the plan, depth first (this one first)."""
-        yield self
-        for child in self.then:
-            yield from child.walk()
+        """The targets of the plan, depth first (this one first).
+
+        With a stack of its own rather than by recursion, so that a path of
+        thousands of territories is walked as a short one is.
+        """
+        stack: list[Target] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.then))
 
 
 def _labeled(root: Target) -> list[tuple[str, Target, str | None]]:
     """``(label, target, parent label)`` depth first; labels default to positions."""
     out: list[tuple[str, Target, str | None]] = []
-
-    def visit(node: Target, position: str, parent: str | None) -> None:
+    stack: list[tuple[Target, str, str | None]] = [(root, "", None)]  # (depth first, without recursion)
+    while stack:
+        node, position, parent = stack.pop()
         label = node.name if node.name else (position or "root")
         out.append((label, node, parent))
-        for i, child in enumerate(node.then, start=1):
-            visit(child, f"{position}.{i}" if position else str(i), label)
-
-    visit(root, "", None)
+        children = [(child, f"{position}.{i}" if position else str(i), label) for i, child in enumerate(node.then, 1)]
+        stack.extend(reversed(children))
     labels = [label for label, _, _ in out]
     if len(set(labels)) != len(labels):
         duplicates = sorted({label for label in labels if labels.count(label) > 1})
@@ -321,28 +331,42 @@ class PlanResult:
         self._forward(plan, self.labels[0], start, start.copy())
 
     # -- the forward pass -----------------------------------------------------
-    def _forward(self, node: Target, label: str, force: Vector, weighted: Vector) -> None:
-        force[0] = 0
-        weighted[0] = 0
-        self._force[label] = force
-        won = attack_with(force, node.defenders, self._kern, self.exact)
-        won_weighted = attack_with(weighted, node.defenders, self._kern, self.exact)
-        self._won[label] = won
-        if not node.then:
-            self._leaf_joint[label] = won_weighted
-            return
+    def _forward(self, root: Target, label: str, force: Vector, weighted: Vector) -> None:
+        """Each target's armies arriving (plain, and weighted by the other branches' success), from the root down.
+
+        A target's inputs come from its parent alone, so the targets are taken
+        from a stack of their own (not by recursion: a path of thousands of
+        territories is walked as a short one is).
+        """
         X = self.attackers
-        child_labels = [lab for lab, _, parent in self._nodes if parent == label]
-        for i, (child, child_label) in enumerate(zip(node.then, child_labels, strict=True)):
-            child_force = zero_vector(X + 1, self.exact)
-            child_weighted = zero_vector(X + 1, self.exact)
-            for y in range(1, X + 1):
-                if not (won[y] or won_weighted[y]):
-                    continue
-                share = node.shares(max(y - node.leave, 0))[i]
-                child_force[share] += won[y]
-                child_weighted[share] += won_weighted[y] * _children_value(node, y, self._success, self.exact, skip=i)
-            self._forward(child, child_label, child_force, child_weighted)
+        children: dict[str, list[str]] = {}
+        for lab, _, parent in self._nodes:
+            if parent is not None:
+                children.setdefault(parent, []).append(lab)
+        stack = [(root, label, force, weighted)]
+        while stack:
+            node, label, force, weighted = stack.pop()
+            force[0] = 0
+            weighted[0] = 0
+            self._force[label] = force
+            won = attack_with(force, node.defenders, self._kern, self.exact)
+            won_weighted = attack_with(weighted, node.defenders, self._kern, self.exact)
+            self._won[label] = won
+            if not node.then:
+                self._leaf_joint[label] = won_weighted
+                continue
+            for i, (child, child_label) in enumerate(zip(node.then, children[label], strict=True)):
+                child_force = zero_vector(X + 1, self.exact)
+                child_weighted = zero_vector(X + 1, self.exact)
+                for y in range(1, X + 1):
+                    if not (won[y] or won_weighted[y]):
+                        continue
+                    share = node.shares(max(y - node.leave, 0))[i]
+                    child_force[share] += won[y]
+                    child_weighted[share] += won_weighted[y] * _children_value(
+                        node, y, self._success, self.exact, skip=i
+                    )
+                stack.append((child, child_label, child_force, child_weighted))
 
     # -- results --------------------------------------------------------------
     def __repr__(self) -> str:

@@ -73,8 +73,10 @@ def solve_matrix_game(
     (a 12 x 12 game takes milliseconds).  Exact with Fractions (and integers,
     taken as Fractions); for floats, ``tolerance`` absorbs round-off in the
     checks of the first two methods, and the simplex's results are optimal
-    to round-off.  Float strategies are probabilities: in [0, 1], summing
-    to 1.
+    to round-off.  A float table is solved scaled to entries of at most 1 in
+    size (the value scaled back, ``tolerance`` with it), so that payoffs of
+    any magnitude are solved alike.  Float strategies are probabilities: in
+    [0, 1], summing to 1.
 
     Parameters
     ----------
@@ -105,7 +107,15 @@ def solve_matrix_game(
     (Fraction(0, 1), (Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
     """
     table, exact = _checked_payoff(payoff)
-    return solve_game(table, _checked_tolerance(tolerance, exact), exact)
+    slack = _checked_tolerance(tolerance, exact)
+    scale = max(abs(v) for row in table for v in row) if not exact else 0
+    if not exact and scale > 0 and scale != 1.0:
+        # Floats are solved on the table scaled to at most 1 in size: the methods' own cut-offs (a pivot taken
+        # as 0, the simplex's shift) are absolute, and a game of payoffs near 1e-13 fell under them.  The
+        # strategies do not change with the scale, and the value scales with it.
+        value, rows, columns = solve_game([[v / scale for v in row] for row in table], slack / scale, exact)
+        return value * scale, rows, columns
+    return solve_game(table, slack, exact)
 
 
 def solve_game(
@@ -202,6 +212,14 @@ def _fraction(value: Any) -> Fraction:
 def _finite(value: numbers.Real) -> bool:
     """Whether a real number is finite (a rational always is, however large: no float conversion)."""
     return isinstance(value, numbers.Rational) or math.isfinite(value)
+
+
+def _fits_float(value: numbers.Real) -> bool:
+    """Whether a finite real number converts to a finite float (a huge integer or Fraction does not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def _checked_tolerance(tolerance: object, exact: bool) -> Number:
@@ -425,7 +443,8 @@ class Policy:
                 raise InvalidArgumentError(f"{name} must be True or False, got {shown(flag)}")
         self.objective = objective
         self.allow_stop, self.two_sided, self.exact = allow_stop, two_sided, exact
-        self.tolerance: float = 0 if exact else float(tolerance)  # an int 0 keeps Fractions exact
+        checked = float(_checked_tolerance(tolerance, False))  # a finite number >= 0, whatever ``exact``
+        self.tolerance: float = 0 if exact else checked  # an int 0 keeps Fractions exact
         self.rules: CombatRules = resolve_rules(rules)
         A, D = capped(self.attackers, self.defenders)
         states = A * D
@@ -465,6 +484,11 @@ class Policy:
                     if not isinstance(v, numbers.Real) or not _finite(v):
                         raise InvalidArgumentError(
                             f"objective({a}, {d}) must return a finite real number, got {shown(v)}"
+                        )
+                    if not self.exact and not _fits_float(v):
+                        raise InvalidArgumentError(
+                            f"objective({a}, {d}) returned {shown(v)}, beyond the range of a float "
+                            "(exact=True takes any rational number)"
                         )
         plain: list[list[Number]] = [row[:] for row in value]
         self._attacker: dict[tuple[int, int], dict[Any, Number]] = {}

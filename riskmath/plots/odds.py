@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from riskmath._validation import shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.odds.battles import Battle
 from riskmath.odds.conquests import Conquest
@@ -311,7 +312,8 @@ def odds_heatmap(
     Raises
     ------
     InvalidArgumentError
-        If ``contour`` is not a number strictly between 0 and 1.
+        If ``table`` is not a non-empty DataFrame of numbers, or ``contour``
+        is not a number strictly between 0 and 1.
 
     Examples
     --------
@@ -325,8 +327,17 @@ def odds_heatmap(
         raise InvalidArgumentError(f"contour must be a probability or None, got {contour!r}")
     if contour is not None and not 0 < contour < 1:
         raise InvalidArgumentError(f"contour must be strictly between 0 and 1, got {contour!r}")
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame) or table.empty:
+        raise InvalidArgumentError(
+            f"table must be a non-empty DataFrame (e.g. riskmath.odds_table), got {shown(table)}"
+        )
+    try:
+        values = table.to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError("table must hold numbers (e.g. riskmath.odds_table)") from None
     ax = axes_or_new(ax, (7, 6))
-    values = table.to_numpy(dtype=float)
     probability = _is_probability(table, values)
     limits = (0.0, 1.0) if probability else (None, None)
     image = ax.imshow(values, origin="lower", cmap=cmap, aspect="auto", vmin=limits[0], vmax=limits[1])

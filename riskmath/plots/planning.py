@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from riskmath._validation import is_sequence, shown
+from riskmath.errors import InvalidArgumentError
 from riskmath.odds.planning import armies_needed, success_curve
 from riskmath.plots.odds import axes_or_new
 from riskmath.plots.style import ATTACKER_COLOR
@@ -32,19 +34,25 @@ def success_curves(
 
     Parameters
     ----------
-    curves : pandas.DataFrame
+    curves : pandas.DataFrame or pandas.Series
         Index: armies able to attack; one column per plan or path (e.g.
-        built from :func:`riskmath.success_curve`), values in ``[0, 1]``.
+        built from :func:`riskmath.success_curve`), values in ``[0, 1]``; a
+        Series (one :func:`riskmath.success_curve`) is one curve.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure's axes by default.
     thresholds : tuple of float, default (0.5, 0.9)
-        Probabilities marked with dotted horizontal lines.
+        Probabilities marked with dotted horizontal lines (one number is one line).
     title : str, optional
         Axes title.
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``curves`` is not a non-empty DataFrame or Series, or a threshold is not a probability.
 
     Examples
     --------
@@ -56,11 +64,25 @@ def success_curves(
     (['3 then 2', '5'], 'P(success)')
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
+    import pandas as pd
+
+    if isinstance(curves, pd.Series):  # one curve, as riskmath.success_curve returns it
+        curves = curves.to_frame(name=curves.name if curves.name is not None else "success")
+    if not isinstance(curves, pd.DataFrame) or curves.empty:
+        raise InvalidArgumentError(
+            f"curves must be a non-empty DataFrame (or a Series) of probabilities by attackers, got {shown(curves)}"
+        )
+    given: object = thresholds  # (annotated as a tuple, but one number is taken as one line)
+    levels = [given] if isinstance(given, (int, float, Fraction)) else given
+    if not is_sequence(levels) or any(
+        isinstance(v, bool) or not isinstance(v, (int, float, Fraction)) or not 0 <= v <= 1 for v in levels
+    ):
+        raise InvalidArgumentError(f"thresholds must be probabilities in [0, 1], got {shown(thresholds)}")
     ax = axes_or_new(ax, (7, 4.5))
     for name in curves.columns:
         ax.plot(curves.index, curves[name].astype(float), label=str(name))
-    for level in thresholds:
-        ax.axhline(level, color="gray", linestyle=":", linewidth=0.8)
+    for level in levels:
+        ax.axhline(float(level), color="gray", linestyle=":", linewidth=0.8)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(f"{curves.index.name or 'attackers'} (armies able to attack)")
     ax.set_ylabel("P(success)")

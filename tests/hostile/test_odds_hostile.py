@@ -340,6 +340,56 @@ def test_float_games_of_any_size_are_solved(size, seed, tolerance):
     assert max(payoff @ np.asarray(y)) <= value + 1e-8
 
 
+@settings(max_examples=25)
+@given(
+    size=st.tuples(st.integers(2, 9), st.integers(2, 9)),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.sampled_from([1e-13, 1e-10, 1e-3, 1e5, 1e13]),
+)
+def test_float_games_are_solved_alike_at_any_scale(size, seed, scale):
+    # Payoffs near 1e-13 fell under the methods' absolute cut-offs: a 2 x 2 game with a mixed solution came
+    # back as a pure one, its value three times too large.
+    payoff = np.random.default_rng(seed).normal(size=size)
+    with hang_guarded():
+        value, x, y = rm.solve_matrix_game((payoff * scale).tolist())
+    assert value == pytest.approx(matrix_game_value(payoff) * scale, rel=1e-6, abs=1e-8 * scale)
+    assert min(np.asarray(x) @ payoff) >= value / scale - 1e-8
+    assert max(payoff @ np.asarray(y)) <= value / scale + 1e-8
+
+
+def test_the_review_game_of_tiny_payoffs():
+    value, x, y = rm.solve_matrix_game([[3e-13, -1e-13], [-2e-13, 4e-13]])
+    assert value == pytest.approx(1e-13, rel=1e-9)
+    assert x == pytest.approx((0.6, 0.4))
+    assert y == pytest.approx((0.5, 0.5))
+
+
+@pytest.mark.parametrize("tolerance", [-1.0, float("nan"), "x", True, None])
+def test_policy_tolerance_is_checked(tolerance):
+    # -1.0 made every state stop (value 0.0); NaN let StopIteration escape.
+    with pytest.raises(rm.InvalidArgumentError, match="tolerance must be a finite number >= 0"):
+        rm.Policy(6, 6, two_sided=True, tolerance=tolerance)
+
+
+def test_an_objective_beyond_a_float_is_refused_by_name():
+    with pytest.raises(rm.InvalidArgumentError, match=r"objective\(0, 0\) returned an integer of about 401 digits"):
+        rm.optimal_policy(3, 3, lambda a, d: 10**400 * (d == 0))
+    assert rm.optimal_policy(3, 3, lambda a, d: 10**400 * (d == 0), exact=True).value > 0
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: rm.conquest(10, [3, 2], leave={0: 5, 1: 5}),
+        lambda: rm.conquest(10, {3: "a", 2: "b"}),
+        lambda: rm.combined_attack({5: None, 4: None}, 3),
+    ],
+)
+def test_a_mapping_is_not_read_as_a_sequence_of_its_keys(call):
+    with pytest.raises(rm.InvalidArgumentError):
+        call()
+
+
 def test_the_issue_game_is_quick_and_right(hang_guard):
     payoff = np.random.default_rng(12).normal(size=(12, 12))
     start = time.perf_counter()
@@ -488,6 +538,12 @@ def test_hostile_arguments_every_case(name, slot, value, hang_guard):
         (lambda: rm.optimal_policy(4, 3, lambda a, d: math.nan), r"objective\(0, 0\) must return a finite real number"),
         (lambda: rm.optimal_policy(4, 3, lambda a, d: "win"), r"objective\(0, 0\) must return a finite real number"),
         (lambda: rm.battle(5, 3, rules=rm.Rules), "rules must be a CombatRules"),
+        # Found by the hostile-user review of 2026-12-02:
+        (lambda: rm.battle(0, 3).chain, r"battle\(0, 3, stop_at=0\) is over before its first roll"),
+        (lambda: rm.battle(3, 3, stop_at=5).chain, "no chain of transient states"),
+        (lambda: rm.Target.path(3), "defenders must be a sequence of army counts, got 3"),
+        (lambda: rm.Target(2, then=(rm.Target(1), rm.Target(1)), split={1, None}), "Target.split must be 'even'"),
+        (lambda: rm.Target(2, then={rm.Target(1)}), "Target.then must be a sequence of Targets"),
     ],
 )
 def test_clear_messages(call, match):
@@ -512,3 +568,25 @@ def test_huge_limits_mean_no_limit():
     for bad in (-(10**400), Fraction(-1, 3)):
         with pytest.raises(rm.InvalidArgumentError, match="positive number"):
             rm.set_limits(max_seconds=bad)
+
+
+def test_a_numpy_path_is_a_path_of_plain_ints():
+    plan = rm.Target.path(np.array([3, 2]))
+    assert [(type(t.defenders), t.defenders) for t in plan.walk()] == [(int, 3), (int, 2)]
+
+
+def test_plots_refuse_what_is_not_a_table():
+    plots = pytest.importorskip("riskmath.plots")
+    import matplotlib.pyplot as plt
+
+    for bad in (None, [[0.5]]):
+        with pytest.raises(rm.InvalidArgumentError, match="table must be a non-empty DataFrame"):
+            plots.odds_heatmap(bad)
+    with pytest.raises(rm.InvalidArgumentError, match="curves must be a non-empty DataFrame"):
+        plots.success_curves([1, 2])
+    curve = rm.success_curve([2, 2], 10)
+    with pytest.raises(rm.InvalidArgumentError, match="thresholds must be probabilities"):
+        plots.success_curves(curve, thresholds=5)
+    ax = plots.success_curves(curve, thresholds=0.5)  # a Series is one curve; one number one line
+    assert len(ax.get_lines()) == 2
+    plt.close("all")
