@@ -139,6 +139,13 @@ def test_numpy_outcomes_and_the_outcome_of_a_blitz_too_big_to_list():
     check_illegal(blitz, rm.BattleOutcome(5.0, 0), "attackers_left must be an integer, got 5.0")
 
 
+def test_a_trade_takes_a_wild_card_in_any_case_and_says_when_its_cards_are_not_a_tuple():
+    state = build(rm.Game(3), phase="reinforce", pool=3, hands=[["wild", "Alaska", "Peru"], [], []])
+    traded = state.apply(rm.TradeCards(("WILD", "alaska", "Peru")))  # Game.position takes "WILD" in a hand too
+    assert traded.cards(0) == ()
+    check_illegal(state, rm.TradeCards(["wild", "Alaska", "Peru"]), "three cards in a tuple")
+
+
 def test_not_owned_and_not_adjacent():
     state = build(rm.Game(3), phase="reinforce", pool=3)  # round robin: Alaska 0, Northwest Territory 1
     check_illegal(state, rm.PlaceArmies("Northwest Territory", 1), "Northwest Territory is not yours")
@@ -439,6 +446,24 @@ def test_corrupt_json_raises_state_error(text, problem):
     assert problem in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("captured", True, "captured is true in REINFORCE, before the turn's first attack"),
+        ("bonus_taken", 5, "bonus_taken is 5, but no set was ever traded"),
+        ("setup_left", [5, 0, 0], "player 0 has 5 set-up armies left after the set-up"),
+        ("moved", [1], "moved lists 1 territories: every fortification marks two"),
+    ],
+)
+def test_saves_that_play_never_reaches_are_refused(field, value, problem):
+    # Found by a hostile-user review: each was loaded as sound, and a captured=True save drew a card at the end
+    # of a turn without a capture.  Game.position already refused the first.
+    data = json.loads(build(rm.Game(3), phase="reinforce", pool=3).to_json())
+    data[field] = value
+    with pytest.raises(rm.StateError, match=problem):
+        rm.GameState.from_json(json.dumps(data))
+
+
 def test_missing_and_extra_cards():
     data = sound()
     card = data["deck"].pop()
@@ -518,7 +543,13 @@ def test_agreement_in_crafted_positions():
 
 
 @pytest.mark.parametrize(
-    ("seed", "fragment"), [("abc", "seed must be an integer, got 'abc'"), (1.5, "got 1.5"), (True, "got True")]
+    ("seed", "fragment"),
+    [
+        ("abc", "seed must be an integer, got 'abc'"),
+        (1.5, "got 1.5"),
+        (True, "got True"),
+        (2**64, "seed must be <= 18446744073709551615"),  # was taken modulo 2**64: the game of seed 0
+    ],
 )
 def test_bad_seed_is_named(seed, fragment):
     with pytest.raises(rm.InvalidArgumentError, match=fragment):

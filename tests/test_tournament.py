@@ -130,6 +130,19 @@ def test_bad_arguments():
         tournament(game, [[RandomAgent(), RandomAgent()]], 1)
     with pytest.raises(InvalidArgumentError, match="by_seat must be True or False, got 1"):
         tournament(game, [[RandomAgent(), RandomAgent()]], 2, by_seat=1)
+    # A flat list of agents, or something that is not an agent, was an AttributeError or a TypeError from inside.
+    with pytest.raises(InvalidArgumentError, match=r"lineups\[0\] must be a sequence of agents or agent names"):
+        tournament(game, [AggressiveAgent(), RandomAgent()], 2)
+    with pytest.raises(InvalidArgumentError, match=r"lineups\[0\]\[0\] must be an agent"):
+        tournament(game, [[object(), RandomAgent()]], 2)
+
+
+def test_agents_may_be_named_as_for_make_agent():
+    game = rm.Game(2, max_turns=20)
+    named = tournament(game, [["aggressive", "random"]], 4, seed=3)
+    built = tournament(game, [[AggressiveAgent(), RandomAgent()]], 4, seed=3)
+    columns = ["agent", "games", "wins", "draws"]
+    assert named[columns].values.tolist() == built[columns].values.tolist()
 
 
 EXACT_BY_SEAT = [["aggressive", 0, 2, 2, 0], ["aggressive", 1, 4, 4, 0], ["random", 0, 4, 0, 0], ["random", 1, 2, 0, 0]]

@@ -448,7 +448,7 @@ def build_position(
                 "(no cards, sets, turns, headquarters, eliminations or captures)"
             )
         player = _player(game, current_player, "current_player")
-        rng = secrets.randbits(64) if seed is None else check_int("seed", seed, minimum=-(1 << 63)) & MASK
+        rng = secrets.randbits(64) if seed is None else check_int("seed", seed, minimum=-(1 << 63), maximum=MASK) & MASK
         return _build_setup(game, chosen_phase, owners, armies, player, first, armies_left, missions, rng)
     for name, value in (("first", first), ("armies_left", armies_left)):
         if value is not None:
@@ -467,7 +467,7 @@ def build_position(
         raise InvalidArgumentError(f"current_player {player} holds no territory: that player is eliminated")
     sets = check_int("sets_traded", sets_traded, minimum=0, maximum=BIG)
     turn = check_int("turn", turn, minimum=1, maximum=BIG if game.max_turns is None else game.max_turns)
-    rng = secrets.randbits(64) if seed is None else check_int("seed", seed, minimum=-(1 << 63)) & MASK
+    rng = secrets.randbits(64) if seed is None else check_int("seed", seed, minimum=-(1 << 63), maximum=MASK) & MASK
     chosen_missions = _missions(game, missions)
     chosen_capitals = _capitals(game, capitals)
     names = game.board.territories

@@ -135,13 +135,15 @@ class Game(GameContext):
         seed : int, optional
             Seeds the state's generator (used by :meth:`GameState.sample_chance`
             and by ``auto_chance``); the same seed gives the same game in any
-            process.
+            process.  From ``-2**63`` to ``2**64 - 1``: the generator's state
+            is 64 bits, so a negative seed is taken modulo ``2**64`` (-1 is
+            the seed ``2**64 - 1``) and a larger one is refused.
         auto_chance : bool, default False
             Resolve every chance node at once by sampling from the seeded
             generator, so that the state only ever waits for decisions.
         """
         if seed is not None:
-            seed = check_int("seed", seed, minimum=-(1 << 63))
+            seed = check_int("seed", seed, minimum=-(1 << 63), maximum=MASK)
         if not isinstance(auto_chance, bool):
             raise InvalidArgumentError(f"auto_chance must be True or False, got {auto_chance!r}")
         return GameState.initial(self, seed=seed, auto_chance=auto_chance)

@@ -52,10 +52,13 @@ Cards
   * ``sets_traded``, ``pool`` and ``bonus_taken`` are not negative; ``pool``
     is 0 except in ``REINFORCE``, ``TRADE_DOWN`` (and ``GAME_OVER`` when a
     placement completed a mission); ``bonus_taken`` is 0 without a
-    territory-card bonus; ``bonus`` is empty.
+    territory-card bonus, and 0 before any set is traded; ``bonus`` is
+    empty; ``captured`` is false in ``REINFORCE`` (no attack yet this turn)
+    and during the set-up; ``moved`` lists territories in pairs (a
+    fortification marks its source and its target).
 Set-up bookkeeping
   * ``setup_left`` holds one entry per owner, between 0 and the starting
-    armies, and exactly the starting armies before the territories are
+    armies (0 for a player after the set-up), and exactly the starting armies before the territories are
     claimed or dealt (``SETUP_ORDER``, ``SETUP_MISSION``); ``queue`` is empty except in ``SETUP_PLACE``, where it lists
     ``(owner, armies)`` for the player to move and neutrals, each due at most
     what the owner has left, and the first owner has a territory with room;
@@ -269,6 +272,12 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
         found.append("DRAW without a capture this turn")
     if setup and pos.captured:
         found.append("captured is true during the set-up")
+    if pos.captured and pos.phase is Phase.REINFORCE:
+        found.append("captured is true in REINFORCE, before the turn's first attack")
+    if pos.bonus_taken and not pos.sets_traded:
+        found.append(f"bonus_taken is {pos.bonus_taken}, but no set was ever traded")
+    if len(pos.moved) % 2:
+        found.append(f"moved lists {len(pos.moved)} territories: every fortification marks two")
     return found
 
 
@@ -279,7 +288,9 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
     claiming = game.claiming
     for o, left in enumerate(pos.setup_left):
         most = game.starting_armies[o]
-        if left > most:
+        if left and not setup and o < players:  # (a neutral's may stay: the article's neutrals cap at 2 a territory)
+            found.append(f"{game.owner_name(o)} has {left} set-up armies left after the set-up")
+        elif left > most:
             found.append(f"{game.owner_name(o)} has {left} set-up armies left, more than the {most} it starts with")
         elif left != most and phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION):
             found.append(f"{game.owner_name(o)} has {left} set-up armies left in {phase.name}, before any is placed")

@@ -293,8 +293,12 @@ def _check_place(game: GameContext, pos: Position, action: PlaceArmies) -> Place
 def _check_trade(game: GameContext, pos: Position, action: TradeCards) -> TradeChecked:
     cards = action.cards
     if not isinstance(cards, tuple) or len(cards) != 3 or not all(isinstance(c, str) for c in cards):
-        raise _illegal(game, pos, action, "a trade names exactly three cards (territory names or 'wild')")
-    names = tuple(c if c == WILD else game.board.territories[_territory(game, pos, action, c)] for c in cards)
+        why = f"a trade names exactly three cards in a tuple (territory names or 'wild'), got {cards!r}"
+        raise _illegal(game, pos, action, why)
+    # A wild card by any case, as Game.position takes it in a hand; territories by name, alias or any case.
+    names = tuple(
+        WILD if c.strip().lower() == WILD else game.board.territories[_territory(game, pos, action, c)] for c in cards
+    )
     hand = list(pos.hands[pos.player])
     for card in names:
         if card not in hand:

@@ -22,6 +22,7 @@ from riskmath._validation import check_int, deprecated, is_sequence, shown
 from riskmath.agents import Agent, make_agent
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.game import Game
+from riskmath.game.rules import MAX_OPTION
 from riskmath.game.state import GameState
 from riskmath.sim.simulation import simulate
 from riskmath.sim.tournaments import wilson_interval
@@ -53,8 +54,8 @@ def _seat_agents(agents: object, players: int) -> list[Any]:
 
 def _cap(state: GameState, max_turns: int | None) -> int:
     """The turn cap (counted from the start of the game) for games played on from ``state``."""
-    if max_turns is not None:
-        return state.turn + check_int("max_turns", max_turns, minimum=1)
+    if max_turns is not None:  # (counted from the state's turn: the game's cap is the sum, within the rules' bound)
+        return state.turn + check_int("max_turns", max_turns, minimum=1, maximum=MAX_OPTION - state.turn)
     own = state.game.max_turns
     return state.turn + DEFAULT_MORE_TURNS if own is None else max(own, state.turn)
 

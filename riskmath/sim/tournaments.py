@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_int
+from riskmath._validation import check_int, is_sequence, shown
+from riskmath.agents import make_agent
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.game import Game
 from riskmath.sim.simulation import simulate
@@ -85,8 +86,10 @@ def tournament(
     ----------
     game : Game
         Its number of players is the length of every line-up.
-    lineups : sequence of sequences of Agent
-        One agent per seat.  Agents are told apart by their ``name``.
+    lineups : sequence of sequences of Agent or str
+        One agent per seat (or an agent's name, as for
+        :func:`riskmath.agents.make_agent`).  Agents are told apart by their
+        ``name``.
     n_games : int
         Games per line-up, at least one per rotation (a multiple of the
         number of players splits evenly; the first rotations get the rest).
@@ -132,8 +135,9 @@ def tournament(
     Raises
     ------
     InvalidArgumentError
-        For a line-up of the wrong length, an empty list of line-ups, or
-        fewer games than rotations.
+        For a line-up of the wrong length or holding something that is not
+        an agent (or an agent's name), an empty list of line-ups, or fewer
+        games than rotations.
     AgentError, WorkerError, SimulationInterrupted
         As for :func:`riskmath.simulate` (the ``results`` are those of the
         rotation that was being played).
@@ -156,12 +160,10 @@ def tournament(
 
     check_int("seed", seed, minimum=0)
     n = check_int("n_games", n_games, minimum=1)
-    if not lineups:
-        raise InvalidArgumentError("lineups must hold at least one line-up of agents")
+    if isinstance(lineups, str) or not is_sequence(lineups) or not lineups:
+        raise InvalidArgumentError(f"lineups must hold at least one line-up of agents, got {shown(lineups)}")
     players = game.players
-    for lineup in lineups:
-        if len(lineup) != players:
-            raise InvalidArgumentError(f"a line-up needs one agent per player ({players}), got {len(lineup)}")
+    lineups = [_lineup(lineup, k, players) for k, lineup in enumerate(lineups)]
     if n < players:
         raise InvalidArgumentError(f"n_games must be at least the number of rotations ({players}), got {n_games}")
     if not isinstance(by_seat, bool):
@@ -221,6 +223,25 @@ def tournament(
                     )
                 )
     return pd.DataFrame(rows)
+
+
+def _lineup(lineup: object, k: int, players: int) -> list[Any]:
+    """Line-up ``k``: one agent per seat, a name taken as :func:`riskmath.agents.make_agent` of it."""
+    if isinstance(lineup, str) or not is_sequence(lineup):
+        raise InvalidArgumentError(
+            f"lineups[{k}] must be a sequence of agents or agent names, one per seat (lineups is a list of "
+            f"line-ups: [[agent, agent, ...], ...]), got {shown(lineup)}"
+        )
+    if len(lineup) != players:
+        raise InvalidArgumentError(f"a line-up needs one agent per player ({players}), got {len(lineup)}")
+    seats = [make_agent(agent) if isinstance(agent, str) else agent for agent in lineup]
+    for seat, agent in enumerate(seats):
+        if not isinstance(getattr(agent, "name", None), str) or not callable(getattr(agent, "act", None)):
+            raise InvalidArgumentError(
+                f"lineups[{k}][{seat}] must be an agent (a name and an act method) or an agent's name, "
+                f"got {shown(agent)}"
+            )
+    return seats
 
 
 def _first_player(game: Game, seed: int) -> int:
