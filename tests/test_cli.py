@@ -188,3 +188,21 @@ def test_simulate_rejects(capsys, argv, fragment):
     assert status == 2
     assert err.count("\n") == 1
     assert fragment in err
+
+
+def test_unreachable_steps_need_and_tables_read_as_a_person_would_write_them(capsys):
+    # From the hostile-user review: NaN for a step never reached, "Fraction(9, 10)" for a typed 0.9, and
+    # "1.000000 >= 1" for a probability just under 1.
+    status, out, _ = run(capsys, "conquest", "2", "1", "1", "1")
+    assert status == 0
+    assert out.splitlines()[-1].split()[3:5] == ["-", "-"]
+    assert "nan" not in out
+    status, _, err = run(capsys, "need", "1000000", "--p", "0.9")
+    assert status == 2
+    assert "probability=9/10)" in err
+    status, out, _ = run(capsys, "need", "3", "--p", "0.999999999999")
+    assert status == 0
+    assert out.rstrip().endswith("with probability 0.9999999999994491 >= 0.999999999999")
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(rm.InvalidArgumentError, match="table must hold numbers"):
+        rm.format_table(pd.DataFrame({"a": ["x"]}))

@@ -148,8 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(need)
 
     policy = commands.add_parser("policy", help="where an optimal attacker (or defender) throws fewer dice")
-    policy.add_argument("attackers", type=_count)
-    policy.add_argument("defenders", type=_count)
+    policy.add_argument("attackers", type=_count, help="armies able to attack (the territory holds one more)")
+    policy.add_argument("defenders", type=_count, help="defending armies")
     policy.add_argument("--objective", choices=("win", "win_with"), default="win")
     policy.add_argument("--min-left", type=_count, default=1, metavar="M", help="for --objective win_with")
     policy.add_argument("--no-stop", action="store_true", help="the attacker may not break off")

@@ -111,6 +111,8 @@ def _table(args: argparse.Namespace) -> str:
 
 
 def _conquest(args: argparse.Namespace) -> str:
+    import pandas as pd
+
     result = conquest(args.attackers, args.defenders, leave=args.leave, exact=args.exact, rules=_rules(args))
     steps = result.step_table()
     won = result.win_probability
@@ -137,8 +139,9 @@ def _conquest(args: argparse.Namespace) -> str:
         lines.append(f"  expected_final_armies_if_won {_show(final)}")
     lines.append("  step  defenders  P(reach)  E[attackers]  sd  P(capture)")
     for k, row in steps.iterrows():
-        mean = "-" if row["expected_attackers"] is None else f"{float(row['expected_attackers']):.3f}"
-        sd = "-" if row["std_attackers"] is None else f"{row['std_attackers']:.3f}"
+        # A step never reached has no mean: None in its column, or NaN once pandas has made the column floats.
+        mean = "-" if pd.isna(row["expected_attackers"]) else f"{float(row['expected_attackers']):.3f}"
+        sd = "-" if pd.isna(row["std_attackers"]) else f"{float(row['std_attackers']):.3f}"
         lines.append(
             f"  {k:>4}  {int(row['defenders']):>9}  {float(row['reach_probability']):.6f}  {mean:>12}  {sd}"
             f"  {float(row['capture_probability']):.6f}"
@@ -149,9 +152,12 @@ def _conquest(args: argparse.Namespace) -> str:
 def _need(args: argparse.Namespace) -> str:
     n = armies_needed(args.defenders, args.probability, leave=args.leave, rules=_rules(args))
     achieved = conquest(n, args.defenders, leave=args.leave, rules=_rules(args)).win_probability
+    shown_achieved = f"{achieved:.6f}"
+    if float(shown_achieved) >= 1.0 > achieved:  # (0.999999999999 is not "1.000000")
+        shown_achieved = repr(float(achieved))
     return (
         f"{n} armies able to attack (the territory holds {n + 1}) take {list(args.defenders)} "
-        f"with probability {achieved:.6f} >= {float(args.probability):g}"
+        f"with probability {shown_achieved} >= {float(args.probability)!r}"
     )
 
 

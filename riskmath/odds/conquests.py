@@ -395,7 +395,8 @@ class Conquest:
         fights it, given that it is fought; armies able to attack),
         ``capture_probability`` (unconditional) and
         ``capture_probability_if_reached``.  Unreachable steps have no
-        conditional values (the row holds ``None`` there).
+        conditional values: they are missing there (``pd.isna`` is true:
+        ``None`` in a column of Fractions, ``NaN`` in a column of floats).
         """
         import pandas as pd
 

@@ -116,8 +116,8 @@ def armies_needed(
     memory, seconds = battles_cost([(likely, d) for d in path], combat, False, 2 * len(path))
     check_cost(
         lambda: (
-            f"armies_needed({describe_path(path)}, probability={shown(probability)}), a search among conquests "
-            f"of about {shown(likely)} attackers,"
+            f"armies_needed({describe_path(path)}, probability={_probability_text(probability)}), "
+            f"a search among conquests of about {shown(likely)} attackers,"
         ),
         memory=memory,
         seconds=seconds * (math.log2(max(likely, 2)) + 2),  # doubling up to the answer, then a bisection
@@ -128,7 +128,8 @@ def armies_needed(
         memory, seconds = battles_cost([(n, d) for d in path], combat, False, 2 * len(path))
         check_cost(
             lambda: (
-                f"armies_needed({describe_path(path)}, probability={shown(probability)}) trying attackers={shown(n)}"
+                f"armies_needed({describe_path(path)}, probability={_probability_text(probability)}) "
+                f"trying attackers={shown(n)}"
             ),
             memory=memory,
             seconds=seconds * math.log2(max(n, 2)),  # a bisection of conquests this size follows
@@ -147,7 +148,8 @@ def armies_needed(
                 high = limit
                 break
             raise InvalidArgumentError(
-                f"no number of attackers up to max_attackers={limit} reaches probability {probability!r}"
+                f"no number of attackers up to max_attackers={limit} reaches probability "
+                f"{_probability_text(probability)}"
             )
     while high - low > 1:
         middle = (low + high) // 2
@@ -523,3 +525,8 @@ def success_curve(
         name="success_probability",
         dtype=object if exact else float,
     )
+
+
+def _probability_text(probability: object) -> str:
+    """A probability in a message as the user wrote it: a Fraction as ``9/10`` (the CLI passes them exact)."""
+    return str(probability) if isinstance(probability, Fraction) else shown(probability)

@@ -126,7 +126,12 @@ def format_table(table: pd.DataFrame, fmt: str = "text", *, precision: int = 4) 
     )
 
     def cell(value: object) -> str:
-        return str(value) if isinstance(value, Fraction) else f"{float(value):.{precision}f}"  # type: ignore[arg-type]
+        if isinstance(value, Fraction):
+            return str(value)
+        try:
+            return f"{float(value):.{precision}f}"  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(f"table must hold numbers (as odds_table gives), got {shown(value)}") from None
 
     head = [str(c) for c in table.columns]
     labels = [str(i) for i in table.index]
