@@ -1,0 +1,117 @@
+"""How well could any estimate do on a line-up's held-out games?  Rollouts by the same agents, as a ceiling.
+
+The win estimate's target (issue 20, part 4) is at most 0.85 times territory
+share's Brier score on held-out games of every preset and line-up.  This
+script asks what that target means where the estimate is furthest from it:
+from positions of the held-out games of ``bench/estimate_lineups.py`` (the
+same seeds, every fourth game of a cell), it plays ``--rollouts`` games on
+with the line-up's own agents (:func:`riskmath.victory_probabilities`), which
+know everything about the players the features do not, and scores their win
+shares, the line-up's estimate (``lineup=``) and territory share against the
+game's real winner.  Half a game is added to each living player's rollout
+wins (no player still in is given 0).  One position per held-out game, its
+turn drawn uniformly (seed 2026) among the recorded turns 10-40.  Prints
+each cell and the pooled Brier ratios with 95 % bootstrap intervals over the
+positions (4,000 resamples, seed 2026).
+
+Run from the repository root, e.g. (about 20 minutes on one core)::
+
+    python bench/estimate_ceiling.py --lineup planner --preset us_1993 --players 4 5 6 --rollouts 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import estimate_lineups as lineups  # (the data script beside this one: its seeds and constants)
+import numpy as np
+
+import riskmath as rm
+from riskmath.agents import AGENTS
+from riskmath.evaluate import estimate_victory_probabilities
+from riskmath.game.game import GameState
+from riskmath.sim._loop import run_game
+
+
+def positions(lineup: lineups.Lineup, preset: str, players: int, seed: int) -> list[tuple[GameState, int, int]]:
+    """One position, the real winner and the game's index, per held-out game of the cell (as ``estimate_lineups``
+    plays them)."""
+    game = rm.Game(players, rm.Rules.preset(preset), max_turns=lineups.MAX_TURNS)
+    pick = random.Random(seed)
+    found = []
+    for k, s in enumerate(lineups.cell_seeds(seed, lineup, preset, players, lineups.GAMES)):
+        if k % lineups.HOLD_OUT_EVERY != lineups.HOLD_OUT_EVERY - 1:
+            continue
+        saved: list[str] = []
+
+        def snapshot(state: GameState, saved: list[str] = saved) -> dict[str, object]:
+            if lineups.FIRST_TURN <= state.turn <= lineups.LAST_TURN:
+                saved.append(state.to_json())  # (the loop's state is live: kept as a save)
+            return {}
+
+        agents = [AGENTS[lineup.agents[p % len(lineup.agents)]]() for p in range(players)]
+        rngs = [random.Random(s * 7 + p) for p in range(players)]
+        final, _, _ = run_game(game, agents, s, rngs, keep_actions=False, snapshot=snapshot)
+        if final.winner is not None and saved:
+            found.append((GameState.from_json(pick.choice(saved)), int(final.winner), k))
+    return found
+
+
+def brier(predicted: np.ndarray, winner: int) -> float:
+    truth = np.zeros(len(predicted))
+    truth[winner] = 1.0
+    return float(((predicted - truth) ** 2).sum())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lineup", default="planner", choices=[lineup.name for lineup in lineups.LINEUPS])
+    parser.add_argument("--preset", default="us_1993")
+    parser.add_argument("--players", type=int, nargs="+", default=[4, 5, 6])
+    parser.add_argument("--rollouts", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    lineup = next(entry for entry in lineups.LINEUPS if entry.name == args.lineup)
+    scores: dict[str, list[float]] = {"rollouts": [], "estimate": [], "share": []}
+    for players in args.players:
+        started = time.perf_counter()
+        cell: dict[str, list[float]] = {name: [] for name in scores}
+        for state, winner, k in positions(lineup, args.preset, players, args.seed):
+            owners = state.position.owner
+            share = np.array([owners.count(p) for p in range(players)], dtype=float)
+            share /= share.sum()
+            agents = [lineup.agents[p % len(lineup.agents)] for p in range(players)]
+            table = rm.victory_probabilities(
+                state, agents, args.rollouts, seed=k, n_jobs=args.jobs, max_turns=lineups.MAX_TURNS
+            )
+            wins = table["victory"].to_numpy(float) * table["games"].to_numpy(float)
+            rolled = np.where(share > 0, wins + 0.5, 0.0)
+            estimate = estimate_victory_probabilities(state, lineup=args.lineup).to_numpy(dtype=float)
+            for name, predicted in (("rollouts", rolled / rolled.sum()), ("estimate", estimate), ("share", share)):
+                cell[name].append(brier(predicted, winner))
+        for name in scores:
+            scores[name] += cell[name]
+        base = np.mean(cell["share"])
+        print(
+            f"{args.lineup} {args.preset} {players}p: {len(cell['share'])} positions, Brier ratio to territory share: "
+            f"rollouts {np.mean(cell['rollouts']) / base:.3f}, estimate {np.mean(cell['estimate']) / base:.3f} "
+            f"({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+    b = {name: np.array(values) for name, values in scores.items()}
+    picks = np.random.default_rng(args.seed).integers(0, len(b["share"]), size=(4000, len(b["share"])))
+    for name in ("rollouts", "estimate"):
+        ratios = b[name][picks].mean(axis=1) / b["share"][picks].mean(axis=1)
+        low, high = np.percentile(ratios, [2.5, 97.5])
+        print(
+            f"pooled, {len(b['share'])} positions: {name} {b[name].mean() / b['share'].mean():.3f} "
+            f"[{low:.3f}, {high:.3f}]"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
