@@ -451,7 +451,7 @@ def test_corrupt_json_raises_state_error(text, problem):
     [
         ("captured", True, "captured is true in REINFORCE, before the turn's first attack"),
         ("bonus_taken", 5, "bonus_taken is 5, but no set was ever traded"),
-        ("setup_left", [5, 0, 0], "player 0 has 5 set-up armies left after the set-up"),
+        ("setup_left", [5, 0, 0], "player 0 has 5 set-up armies left after the placements"),
         ("moved", [1], "moved lists 1 territories: every fortification marks two"),
     ],
 )

@@ -58,7 +58,8 @@ Cards
     fortification marks its source and its target).
 Set-up bookkeeping
   * ``setup_left`` holds one entry per owner, between 0 and the starting
-    armies (0 for a player after the set-up), and exactly the starting armies before the territories are
+    armies (0 for a player once the placements are over: in
+    ``SETUP_CAPITAL`` and after the set-up), and exactly the starting armies before the territories are
     claimed or dealt (``SETUP_ORDER``, ``SETUP_MISSION``); ``queue`` is empty except in ``SETUP_PLACE``, where it lists
     ``(owner, armies)`` for the player to move and neutrals, each due at most
     what the owner has left, and the first owner has a territory with room;
@@ -288,8 +289,9 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
     claiming = game.claiming
     for o, left in enumerate(pos.setup_left):
         most = game.starting_armies[o]
-        if left and not setup and o < players:  # (a neutral's may stay: the article's neutrals cap at 2 a territory)
-            found.append(f"{game.owner_name(o)} has {left} set-up armies left after the set-up")
+        if left and o < players and (not setup or phase is Phase.SETUP_CAPITAL):  # (a neutral's may stay: the
+            # article's neutrals cap at 2 a territory; headquarters are chosen once every army is placed)
+            found.append(f"{game.owner_name(o)} has {left} set-up armies left after the placements")
         elif left > most:
             found.append(f"{game.owner_name(o)} has {left} set-up armies left, more than the {most} it starts with")
         elif left != most and phase in (Phase.SETUP_ORDER, Phase.SETUP_MISSION):
