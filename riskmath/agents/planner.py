@@ -139,7 +139,10 @@ class PlannerAgent(OddsAgent):
         as fast as the search agent's.  Give at least twice as many
         rollouts as candidates (32, the search agent's default, is about
         eight a candidate): with one rollout a candidate, chance alone
-        decides.
+        decides.  Since the rollouts play odds agents, what a budget adds
+        is a model of the odds agent: in four-player games ``budget=32``
+        won 79-85 % against three odds agents (the default 50-57 %), but
+        22.5 % against three default planners (the strategy page).
     lineup : str or None, default "odds"
         The line-up variant of the victory estimate to weigh positions by (a
         name of ``riskmath.evaluate.estimate.LINEUPS``; None for the default
