@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import platform
 import sys
+import time
 import timeit
 import tracemalloc
 from collections.abc import Callable
@@ -81,6 +82,26 @@ def check_close(name: str, ours: dict[int, float], theirs: dict[int, float], tol
     worst = max(abs(ours.get(k, 0.0) - theirs.get(k, 0.0)) for k in ours.keys() | theirs.keys())
     if not worst < tolerance:
         raise AssertionError(f"{name}: riskmath and the baseline differ by {worst:.3g} (tolerance {tolerance:g})")
+
+
+def time_estimates(quick: bool) -> None:
+    """The limits' time estimate of a battle against its time, for tall grids (the column sweep) and others.
+
+    ``docs/limits.rst`` says the estimates are within about a factor of two and on the cautious side; a
+    hostile-user review found the column sweep's 2-3 times too low (2026-12-02).  Printed, never asserted.
+    """
+    from riskmath.odds._sweeps import forward_cost
+
+    sizes = [(10**6, 40), (3 * 10**5, 200), (10**5, 40), (2000, 2000)] if not quick else [(3 * 10**5, 40)]
+    _ = rm.battle(10**4, 40).win_probability  # (the column sweep's first call imports scipy.signal: not timed)
+    for a, d in sizes:
+        _, estimate = forward_cost(a, d, 0, rm.CombatRules(), False)
+        clear_battle_cache()
+        start = time.perf_counter()
+        _ = rm.battle(a, d).win_probability
+        taken = time.perf_counter() - start
+        verdict = "cautious" if estimate >= taken else ("within 2x" if 2 * estimate >= taken else "TOO LOW")
+        print(f"{f'time estimate of battle({a}, {d})':<50} {estimate:6.2f} s v {taken:6.2f} s taken   ({verdict})")
 
 
 def chained(repeat: int, slow_repeat: int) -> None:
@@ -413,6 +434,7 @@ def main(argv: list[str] | None = None) -> None:
     base = best(lambda: baselines.forward_battle_exact(m, m), slow_repeat)
     report(f"battle({m}, {m}, exact=True) v Fraction DP", ours, base, None)
 
+    time_estimates(args.quick)
     chained(repeat, slow_repeat)
     rules_engine(4 if args.quick else 12, args.quick)
     envs_speed(2 if args.quick else 3)

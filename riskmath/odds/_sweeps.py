@@ -248,6 +248,7 @@ _FORWARD_EXACT_RATE = 1e-9
 #: The float sweeps: one Python step per column or anti-diagonal, and a little per cell.
 _FLOAT_STEP = 1e-5
 _FLOAT_CELL = 1e-8
+_COLUMN_CELL = 7e-8
 _BACKWARD_EXACT_RATE = 1.5e-8
 #: Bytes per Python float held in a list, per Python int/Fraction beyond its digits.
 _PYFLOAT = 32
@@ -287,8 +288,12 @@ def forward_cost(attackers: int, defenders: int, stop_at: int, rules: CombatRule
         # and one diagonal, O(A + D) (issue 21).  Kept as it was, since the refusals quote it (a battle the grid
         # would not fit is refused as before) and the game's blitz tables read it.
         memory = 8.0 * (A + 1) * (D + 1) + (8 + _PYFLOAT) * ((A + 1) + stopped)
-        steps = _COLUMN_COST * D if _COLUMN_COST * D < A + D else A + D  # as forward_float picks its sweep
-        return memory, _FLOAT_STEP * steps + _FLOAT_CELL * (A + 1) * (D + 1) + 4e-7 * A
+        if _COLUMN_COST * D < A + D:  # the column sweep (a tall grid), as forward_float picks its sweep
+            # Each column's filter and copies cost 35-70 ns a cell on a grid of tens of millions of cells, by the
+            # page faults of its fresh memory (measured 2026-12-02 on 10^6 x 40, 3 x 10^6 x 40, 10^6 x 80 and
+            # 3 x 10^5 x 200), 70 taken to stay cautious; the diagonal sweep's 10 ns was 2-3 times too low here.
+            return memory, _FLOAT_STEP * _COLUMN_COST * D + _COLUMN_CELL * (A + 1) * (D + 1) + 4e-7 * A
+        return memory, _FLOAT_STEP * (A + D) + _FLOAT_CELL * (A + 1) * (D + 1) + 4e-7 * A
     bits = scale_bits(rules)
     number = _numerator_bytes(A, D, bits) + _PYNUMBER
     live = (A + 1) * (rules.defender_max_dice + 2)  # the numerators of the columns being swept
@@ -324,7 +329,7 @@ def backward_cost(
 #: column access, slower once the grid outgrows the caches); measured on the project's machine, rounded up.
 _COLUMN_STEP = 3e-5
 _SCALAR_STEP = 4e-6
-_COLUMN_CELL = 5e-8
+_COLUMN_CELL = 7e-8
 
 
 def columns_cost(attackers: int, defenders: int, stop_at: int, rules: CombatRules) -> tuple[float, float]:
