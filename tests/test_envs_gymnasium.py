@@ -447,3 +447,19 @@ def test_the_gymnasium_env_needs_no_pettingzoo_nor_openspiel():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.split() == ["165", "False"]
+
+
+def test_the_env_and_its_codec_copy_and_pickle():
+    import copy
+    import pickle
+
+    codec = ActionCodec(rm.Game(2, board="south_america_africa"))
+    assert copy.deepcopy(codec).layout == codec.layout
+    env = RiskEnv(opponents=["random"], board="south_america_africa")
+    observation, _ = env.reset(seed=1)
+    twin, thawed = copy.deepcopy(env), pickle.loads(pickle.dumps(env))
+    first = int(np.flatnonzero(observation["action_mask"])[0])
+    steps = [e.step(first) for e in (env, twin, thawed)]
+    for other in steps[1:]:
+        assert all((other[0][k] == steps[0][0][k]).all() for k in steps[0][0])
+        assert other[1:4] == steps[0][1:4]

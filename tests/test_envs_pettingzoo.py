@@ -225,3 +225,25 @@ def test_unscaled_observations_pass_the_api_test_and_are_the_raw_vector():
         unscaled.step(action)
     with pytest.raises(InvalidArgumentError, match="scaled must be True or False, got 'yes'"):
         env(scaled="yes")
+
+
+def test_the_env_copies_and_pickles_and_takes_a_0_d_array():
+    # From a hostile-user review: deepcopy and pickle failed on the codec's read-only layouts and the observer's
+    # memoryviews, and step refused np.array(id), which action_space().contains() accepts.
+    import copy
+    import pickle
+
+    aec = env(players=2, board="south_america_africa")
+    aec.reset(seed=0)
+    twin, thawed = copy.deepcopy(aec), pickle.loads(pickle.dumps(aec))
+    for other in (twin, thawed):
+        assert other.agent_selection == aec.agent_selection
+        assert (
+            other.observe(other.agent_selection)["observation"] == aec.observe(aec.agent_selection)["observation"]
+        ).all()
+    first = int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0])
+    assert aec.action_space(aec.agent_selection).contains(np.array(first))
+    aec.step(np.array(first))
+    twin.step(first)
+    assert twin.agent_selection == aec.agent_selection
+    assert (twin.observe(twin.agent_selection)["observation"] == aec.observe(aec.agent_selection)["observation"]).all()

@@ -166,6 +166,29 @@ class _Table:
         self.mask: np.ndarray | None = None
 
 
+def as_action_id(action: Any) -> Any:
+    """``action`` as a Python int if it is an integer id in any of the forms ``Discrete.contains`` takes, else as
+    it is (for the codec to refuse, naming it).
+
+    A Python int passes through; NumPy integers, 0-d integer arrays and 0-d integer tensors (anything with
+    ``shape == ()`` and an ``item()`` that returns an int) become ints; bools and everything else stay.  The one
+    conversion of the Gymnasium and PettingZoo environments' ``step``.
+
+    Examples
+    --------
+    >>> as_action_id(np.int64(3)), as_action_id(np.array(4)), as_action_id(np.array(4.0)), as_action_id(True)
+    (3, 4, array(4.), True)
+    """
+    if type(action) is int:
+        return action
+    item = getattr(action, "item", None)
+    if item is not None and getattr(action, "shape", None) == () and callable(item):
+        value = item()
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return action
+
+
 class ActionCodec(ChanceIds):
     """A fixed integer action space for ``game``, with masks computed from the legal ranges.
 
@@ -351,6 +374,11 @@ class ActionCodec(ChanceIds):
             If ``node`` is not a state (or count choice) of this codec's game.
         """
         return self._legal(node).copy()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Copied and pickled as its game: the numbering depends on the game alone (the layouts are read-only
+        mappings, which ``pickle`` refuses), and the tables of the last node are a cache."""
+        return (type(self), (self.game,))
 
     def mask_view(self, node: GameState | CountChoice) -> np.ndarray:
         """The mask of :meth:`mask` without the copy: a read-only view of the codec's own array.

@@ -45,7 +45,8 @@ eliminated players lost (0 if nobody was); with False a loss is 0.  With
 two players True and the default agree.
 
 **Illegal ids.**  An id of the space whose mask entry is 0 ends the episode
-as a loss by default (``illegal_action="lose"``): reward ``-1``,
+as a loss by default (``illegal_action="lose"``): the reward of a loss
+under the ``zero_sum`` option (``-1`` by default),
 ``terminated``, the id in ``info["illegal_action"]``, as PettingZoo's
 classic games treat an illegal move.  That keeps Gymnasium's contract that
 every member of the action space is a valid argument of ``step``, so that
@@ -90,7 +91,7 @@ from gymnasium import spaces
 
 from riskmath._validation import check_bool, check_int, shown
 from riskmath.agents import make_agent
-from riskmath.envs.codec import ActionCodec, CountChoice
+from riskmath.envs.codec import ActionCodec, CountChoice, as_action_id
 from riskmath.envs.observations import Observer, observation_string
 from riskmath.envs.registration import DEFAULT_MAX_TURNS, ENV_ID, register_envs
 from riskmath.envs.spaces import check_render_mode, make_game, mask_space, vector_space
@@ -142,6 +143,9 @@ class RiskEnv(gymnasium.Env[Any, Any]):
     ------
     InvalidArgumentError
         For a bad argument (an unknown agent name among them), naming it.
+    RulesError, BoardError
+        For rules that cannot be played, or a board that cannot hold them
+        (``ValueError`` subclasses too, naming the problem).
 
     Attributes
     ----------
@@ -302,26 +306,7 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         return f"{self.state_now!r}\n" + observation_string(self.node, self.seat)  # type: ignore[arg-type]
 
 
-def _action_id(action: Any) -> Any:
-    """``action`` as a Python int if it is an integer id in any of the forms ``Discrete.contains`` takes, else as
-    it is (for the codec to refuse, naming it).
-
-    A Python int passes through; NumPy integers, 0-d integer arrays and 0-d integer tensors (anything with
-    ``shape == ()`` and an ``item()`` that returns an int) become ints; bools and everything else stay.
-
-    Examples
-    --------
-    >>> _action_id(np.int64(3)), _action_id(np.array(4)), _action_id(np.array(4.0)), _action_id(True)
-    (3, 4, array(4.), True)
-    """
-    if type(action) is int:
-        return action
-    item = getattr(action, "item", None)
-    if item is not None and getattr(action, "shape", None) == () and callable(item):
-        value = item()
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return action
+_action_id = as_action_id  # (the name this module used; the conversion is the codec's)
 
 
 def register() -> None:

@@ -475,6 +475,11 @@ class Observer:
     made with ``scaled=True``).
     """
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Copied and pickled as a new observer of the same game and options: the buffers (viewed through
+        memoryviews, which ``pickle`` refuses) are a cache, written again on the next view."""
+        return (_new_observer, (self.game, self.information, self.scaled))
+
     def __init__(self, game: Game, *, information: bool = False, scaled: bool = False) -> None:
         self.game = game
         self.information = information
@@ -751,3 +756,8 @@ def observation_string(state: GameState, player: int) -> str:
         holder = "unclaimed" if o < 0 else "you" if o == player else game.owner_name(o)
         lines.append(f"  {name}: {holder} {pos.armies[t]}")
     return "\n".join(lines)
+
+
+def _new_observer(game: Game, information: bool, scaled: bool) -> Observer:
+    """An :class:`Observer` from its arguments (what :meth:`Observer.__reduce__` rebuilds)."""
+    return Observer(game, information=information, scaled=scaled)

@@ -547,8 +547,8 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
         call; :func:`resampler` makes it reproducible.
 
         The new state starts its own record there: its ``history()`` is
-        empty (OpenSpiel's ``serialize_game_and_state`` does not bring it
-        back; ``pickle`` and ``clone()`` do), ``record_string`` shows the
+        empty (``pickle``, ``clone()`` and OpenSpiel's
+        ``serialize_game_and_state`` bring it back as it is), ``record_string`` shows the
         game from the resampling on, and the decisions taken so far carry
         over (the game's length budget counts them).
 

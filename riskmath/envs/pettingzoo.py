@@ -82,7 +82,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from riskmath._validation import check_bool, check_int, shown
-from riskmath.envs.codec import ActionCodec, CountChoice
+from riskmath.envs.codec import ActionCodec, CountChoice, as_action_id
 from riskmath.envs.observations import Observer, observation_string
 from riskmath.envs.spaces import check_render_mode, make_game, observation_space
 from riskmath.errors import InvalidArgumentError
@@ -206,7 +206,9 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        result = self.codec.decode(node, action)  # InvalidArgumentError / IllegalActionError on a bad id
+        # (any form action_space().contains() takes: NumPy integers, 0-d arrays; InvalidArgumentError /
+        # IllegalActionError on a bad id)
+        result = self.codec.decode(node, as_action_id(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if isinstance(result, CountChoice):  # the same agent chooses the count next
@@ -376,5 +378,8 @@ def env(
     ------
     InvalidArgumentError
         For a bad argument, naming it.
+    RulesError, BoardError
+        For rules that cannot be played, or a board that cannot hold them
+        (``ValueError`` subclasses too, naming the problem).
     """
     return _OrderEnforcingWrapper(raw_env(players, rules, max_turns, board, render_mode, zero_sum, scaled=scaled))
