@@ -203,6 +203,33 @@ def test_bad_arguments_name_the_value():
         position_value(state, weights={"armies": 1})
     with pytest.raises(InvalidArgumentError, match="weights must give"):
         position_value(state, weights={"territories": 0, "armies": -1, "income": 0, "exposure": 0})
+    # From a hostile-user review: each was accepted (inf weights made every value inf, "no" added reinforcements,
+    # -5 and True were armies to place) or raised a bare TypeError.
+    with pytest.raises(InvalidArgumentError, match="weights must give finite"):
+        position_value(state, weights={"territories": float("inf"), "armies": 0, "income": 0, "exposure": 0})
+    with pytest.raises(InvalidArgumentError, match="reinforcements must be True or False"):
+        rm.evaluate.threats(state, reinforcements="no")
+    for armies in (-5, True, "3", 2.5):
+        with pytest.raises(InvalidArgumentError, match="armies must be a non-negative integer"):
+            rm.evaluate.plan_continent(state, 0, "Line", armies)
+
+
+def test_numpy_seats_and_counts_are_taken():
+    np = pytest.importorskip("numpy")
+    state = line_state([10, 2, 1, 3], [0, 1, 1, 1])
+    assert continent_outlook(state, np.int64(0), armies=np.int64(3)).equals(continent_outlook(state, 0, armies=3))
+    plan = rm.evaluate.plan_continent(state, np.int64(0), "Line", np.int64(3))
+    assert plan.probability == rm.evaluate.plan_continent(state, 0, "Line", 3).probability
+
+
+def test_an_eliminated_player_receives_nothing():
+    game = rm.Game(3)
+    names = game.board.territories
+    state = game.position({n: 0 if i < 30 else 1 for i, n in enumerate(names)}, dict.fromkeys(names, 2), seed=1)
+    assert not state.alive(2)
+    assert state.reinforcements(2) == 0  # (was 3, the minimum of a living player)
+    row = rm.evaluate.reinforcement_outlook(state).loc[2]
+    assert (row["territory_armies"], row["total"]) == (0, 0)
 
 
 def test_huge_stacks_are_within_float_resolution_of_the_exact_odds():

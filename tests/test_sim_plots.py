@@ -208,3 +208,17 @@ def test_tournament_table_by_seat_names_the_seats():
     (ax,) = tournament(seats)
     labels = [label.get_text() for label in ax.get_yticklabels()]
     assert labels == ["random, seat 0", "random, seat 1", "aggressive, seat 0", "aggressive, seat 1"]
+
+
+def test_win_chances_of_a_game_played_on_from_a_position():
+    import matplotlib.pyplot as plt
+
+    from riskmath.agents import AggressiveAgent
+
+    game = rm.Game(3, max_turns=60)
+    names = game.board.territories
+    start = game.position({t: k % 3 for k, t in enumerate(names)}, dict.fromkeys(names, 3), seed=2)
+    record = rm.play(game, [AggressiveAgent()] * 3, seed=8, start=start)
+    ax = rm.plots.win_chances(record)  # replayed from a new game, it raised IllegalActionError
+    assert ax.get_xlabel()
+    plt.close("all")

@@ -282,3 +282,29 @@ def test_progress_needs_tqdm(monkeypatch):
         simulate(GAME, AGENTS, 2, progress=True)
     with pytest.raises(rm.InvalidArgumentError, match="progress must be True or False"):
         simulate(GAME, AGENTS, 2, progress="yes")
+
+
+def test_a_record_played_on_from_a_built_position_gives_its_states_and_replays():
+    # From a hostile-user review: a record of play(start=...) could not be replayed without touching the
+    # position (no public way to turn auto_chance on), and plots.win_chances replayed it from a new game.
+    from riskmath.agents import AggressiveAgent
+
+    game = rm.Game(3, max_turns=60)
+    names = game.board.territories
+    start = game.position({t: k % 3 for k, t in enumerate(names)}, dict.fromkeys(names, 3), seed=2)
+    assert not start.auto_chance
+    record = rm.play(game, [AggressiveAgent()] * 3, seed=8, start=start)
+    replayed = start.reseeded(record.seed).with_auto_chance()
+    assert replayed.auto_chance
+    for action in record.actions:
+        replayed = replayed.apply(action)
+    assert replayed == record.final
+    states = list(record.states())
+    assert len(states) == len(record.actions) + 1
+    assert states[-1] == record.final
+    new_game = rm.play(game, [AggressiveAgent()] * 3, seed=8)
+    assert list(new_game.states())[-1] == new_game.final
+    with pytest.raises(rm.InvalidArgumentError, match="auto_chance must be True or False"):
+        start.with_auto_chance("yes")
+    with pytest.raises(rm.InvalidArgumentError, match="record_history must be True or False"):
+        rm.play(game, [AggressiveAgent()] * 3, seed=8, record_history="no")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import shown
+from riskmath._validation import as_int, check_bool, shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
 from riskmath.game.cards import is_set
@@ -131,6 +132,7 @@ def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
     [10, 9]
     """
     check_state(state)
+    check_bool("reinforcements", reinforcements)
     import pandas as pd
 
     names = state.game.board.territories
@@ -165,6 +167,7 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
         ``next_set_value`` (the next set traded in the game, by anyone; for a
         fixed table, the value of the best set in the hand, 0 without a set),
         and ``total`` = territory armies + continent bonus (cards excluded).
+        An eliminated player receives nothing: its row is all 0.
 
     Examples
     --------
@@ -205,7 +208,7 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
                 if is_set(list(trio))
             ]
             next_value = max(values, default=0)
-        territory_armies = rules.reinforcements(len(owned))
+        territory_armies = rules.reinforcements(len(owned)) if state.alive(p) else 0  # (the eliminated receive none)
         rows.append(
             {
                 "player": p,
@@ -299,8 +302,8 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     0.0
     """
     check_state(state)
-    _check_player(state, player)
-    plan = plan_continent_above(state, player, continent_members(state, continent), armies, -1.0)
+    player = _check_player(state, player)
+    plan = plan_continent_above(state, player, continent_members(state, continent), _check_armies(armies), -1.0)
     assert plan is not None  # (a probability is never below -1)
     return plan
 
@@ -425,7 +428,7 @@ def hold_probability(state: GameState, player: int, continent: str) -> float:
     (1.0, 0.0)
     """
     check_state(state)
-    _check_player(state, player)
+    player = _check_player(state, player)
     members = continent_members(state, continent)
     if any(state.owner(t) != player for t in members):
         return 0.0
@@ -496,10 +499,8 @@ def continent_outlook(state: GameState, player: int, *, armies: int | None = Non
     import pandas as pd
 
     check_state(state)
-    _check_player(state, player)
-    extra = _at_hand(state, player) if armies is None else armies
-    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
-        raise InvalidArgumentError(f"armies must be a non-negative integer, got {armies!r}")
+    player = _check_player(state, player)
+    extra = _at_hand(state, player) if armies is None else _check_armies(armies)
     names = state.game.board.territories
     falls = fall_probabilities(state, True)  # for the held continents, computed once
     rows = []
@@ -544,9 +545,20 @@ def continent_members(state: GameState, continent: object) -> tuple[int, ...]:
     return continents[continent].ids
 
 
-def _check_player(state: GameState, player: object) -> None:
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.game.players:
+def _check_player(state: GameState, player: object) -> int:
+    """``player`` as a plain int (a NumPy integer too), or InvalidArgumentError naming it."""
+    seat = as_int(player)
+    if seat is None or not 0 <= seat < state.game.players:
         raise InvalidArgumentError(f"player must be a seat 0..{state.game.players - 1}, got {shown(player)}")
+    return seat
+
+
+def _check_armies(armies: object) -> int:
+    """``armies`` (to place) as a plain int ``>= 0``, or InvalidArgumentError naming it."""
+    count = as_int(armies)
+    if count is None or count < 0:
+        raise InvalidArgumentError(f"armies must be a non-negative integer, got {shown(armies)}")
+    return count
 
 
 # -- one number per player --------------------------------------------------------------
@@ -671,10 +683,10 @@ def position_value(state: GameState, *, weights: Mapping[str, float] | None = No
 
     chosen = dict(VALUE_WEIGHTS if weights is None else weights)
     if set(chosen) != set(VALUE_WEIGHTS) or any(
-        isinstance(w, bool) or not isinstance(w, (int, float)) or not w >= 0 for w in chosen.values()
+        isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w < math.inf for w in chosen.values()
     ):
         raise InvalidArgumentError(
-            f"weights must give non-negative numbers for exactly {sorted(VALUE_WEIGHTS)}, got {weights!r}"
+            f"weights must give finite non-negative numbers for exactly {sorted(VALUE_WEIGHTS)}, got {weights!r}"
         )
     terms: dict[str, Any] = _terms(state)
     frame = pd.DataFrame(terms, index=pd.RangeIndex(state.game.players, name="player"))

@@ -621,6 +621,29 @@ class GameState:
         """
         return sample_outcome(self.game, self.position)
 
+    def with_auto_chance(self, auto_chance: bool = True) -> GameState:
+        """A copy of this state whose chance nodes resolve at once (``auto_chance=True``) or wait.
+
+        Turning it on resolves the state's own chance node, if it is one, from
+        its generator, as :meth:`Game.new_initial_state` with
+        ``auto_chance=True`` would: a state built with
+        :meth:`Game.position` (``auto_chance=False`` by default) then plays
+        on as the states of :func:`riskmath.play` do, e.g. to replay a
+        record played on from it (``record.start.reseeded(record.seed)
+        .with_auto_chance()``, then ``record.actions``).
+
+        Raises
+        ------
+        InvalidArgumentError
+            If ``auto_chance`` is not True or False.
+        """
+        if not isinstance(auto_chance, bool):
+            raise InvalidArgumentError(f"auto_chance must be True or False, got {shown(auto_chance)}")
+        new = self.position.copy()
+        if auto_chance:
+            resolve_chance(self.game, new)
+        return GameState(self.game, new, auto_chance=auto_chance)
+
     def reseeded(self, seed: int) -> GameState:
         """A copy of this state whose chance generator starts from ``seed``.
 
@@ -703,8 +726,9 @@ class GameState:
         return tuple(names[t] for t, o in enumerate(self.position.owner) if o == owner)
 
     def reinforcements(self, player: int) -> int:
-        """Armies ``player`` would receive for territories and continents now (before cards)."""
-        return income(self.game, self.position, self._player(player))
+        """Armies ``player`` would receive for territories and continents now (before cards; 0 once eliminated)."""
+        p = self._player(player)
+        return income(self.game, self.position, p) if self.position.alive[p] else 0
 
     @property
     def pool(self) -> int:

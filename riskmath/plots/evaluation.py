@@ -128,19 +128,15 @@ def calibration(
 
 
 def _replayed(record: GameRecord) -> Iterator[GameState]:
-    """Every state of a recorded game, from the set-up on (its actions replayed from its seed)."""
-    game = record.final.game
-    state = game.new_initial_state(record.seed, auto_chance=True)
-    yield state
-    for action in record.actions:
-        state = state.apply(action)
-        yield state
+    """Every state of a recorded game, from its first on (a new game's, or the state it was played on from)."""
+    return record.states()
 
 
 def win_chances(record: GameRecord, *, ax: Axes | None = None, stacked: bool = True) -> Axes:
     """Draw each player's estimated chance of victory at the start of every player-turn of a recorded game.
 
-    The game is replayed from ``record.seed`` and ``record.actions`` and
+    The game is replayed (:meth:`~riskmath.GameRecord.states`: a game
+    played on from a state, too) and
     :func:`riskmath.evaluate.victory_chances_over` evaluates
     :func:`~riskmath.evaluate.estimate_victory_probabilities` turn by turn.
 

@@ -33,14 +33,14 @@ import sys
 import time
 import uuid
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import SIZE_CAP, check_cost, check_int, shown
+from riskmath._validation import SIZE_CAP, check_bool, check_cost, check_int, shown
 from riskmath.agents import Agent
 from riskmath.errors import (
     AgentError,
@@ -68,9 +68,10 @@ class GameRecord:
     """One played game: replay it with ``game.replay(record.actions, record.seed, auto_chance=True)``.
 
     A game played on from a state (``play(..., start=state)``) replays by
-    applying ``record.actions``, with ``auto_chance`` on, to
-    ``record.start.reseeded(record.seed)`` (its chance node first resolved
-    from the generator, if it is one).
+    applying ``record.actions`` to
+    ``record.start.reseeded(record.seed).with_auto_chance()`` (its chance
+    node first resolved from the generator, if it is one); :meth:`states`
+    does it for either kind of game.
 
     Attributes
     ----------
@@ -122,6 +123,22 @@ class GameRecord:
     @property
     def winner(self) -> int | None:
         return self.final.winner
+
+    def states(self) -> Iterator[GameState]:
+        """Every state of the game in order: the first, then the state after each of ``actions``.
+
+        The first is the new game's (``seed``, ``auto_chance=True``), or for a
+        game played on from ``start``, ``start.reseeded(seed)`` with its
+        chance nodes resolved; the last equals ``final``.
+        """
+        if self.start is None:
+            state = self.final.game.new_initial_state(self.seed, auto_chance=True)
+        else:
+            state = self.start.reseeded(self.seed).with_auto_chance()
+        yield state
+        for action in self.actions:
+            state = state.apply(action)
+            yield state
 
     def history(self) -> pd.DataFrame:
         """The per-turn snapshots as a DataFrame indexed by ``turn``."""
@@ -236,7 +253,7 @@ def play(
     check_int("seed", seed, minimum=0)
     moves = check_move_time(move_time)
     begin = _check_start(game, start)
-    snapshot = _snapshot if record_history else None
+    snapshot = _snapshot if check_bool("record_history", record_history) else None
     final, actions, snapshots = run_game(
         game,
         agents,
