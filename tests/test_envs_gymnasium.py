@@ -420,17 +420,51 @@ def test_an_untrusted_opponents_actions_are_checked():
     """Trusted opponents (the built-in agents) are applied unchecked, as ``play`` does (issue 22, part 6); an
     agent that does not say it is trusted is still checked: its illegal action raises, naming it."""
     env = RiskEnv(opponents=[_EndsEverything()], board=SMALL, max_turns=20)
-    assert env._check == {1: True}
-    assert RiskEnv(opponents=["random", "aggressive"], board=SMALL)._check == {1: False, 2: False}
     rng = np.random.default_rng(0)
+    before = None
 
     def play() -> None:
+        nonlocal before
         obs, _ = env.reset(seed=0)
         for _ in range(500):
+            before = env.state_now
             obs, *_ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
     with pytest.raises(IllegalActionError, match="EndPhase"):
         play()
+    assert env.state_now is before  # the reset or step that failed changed nothing
+
+
+@pytest.mark.parametrize("opponents", [["random"] * 3, ["aggressive", "odds", "random"], ["planner", "search"]])
+def test_opponents_play_as_apply_would_move_by_move(opponents):
+    """The opponents' moves are made on one copy of the position in place (as ``play`` makes them); the episode
+    is the one of ``GameState.apply`` move by move with the same agents and generators (issue 22, part 6)."""
+    players = len(opponents) + 1
+    board = {"board": SMALL} if players < 4 else {}
+    env = RiskEnv(opponents=opponents, max_turns=8, **board)
+    twin = RiskEnv(opponents=opponents, max_turns=8, **board)
+
+    def by_apply(state):  # the move-by-move loop the environment used before
+        while not state.is_terminal() and state.current_player != twin.seat and state.alive(twin.seat):
+            player = state.current_player
+            state = state.apply(twin._opponents[player].act(state, twin._rngs[player]))
+        return state
+
+    twin._play_opponents = by_apply
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        obs_twin, _ = twin.reset(seed=seed)
+        done = False
+        while not done:
+            assert env.state_now.position == twin.state_now.position
+            np.testing.assert_array_equal(obs["observation"], obs_twin["observation"])
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, reward, terminated, truncated, _ = env.step(action)
+            obs_twin, reward_twin, *_ = twin.step(action)
+            assert reward == reward_twin
+            done = terminated or truncated
+        assert env.state_now.position == twin.state_now.position
 
 
 def test_the_gymnasium_env_needs_no_pettingzoo_nor_openspiel():

@@ -97,6 +97,7 @@ from riskmath.envs.registration import DEFAULT_MAX_TURNS, ENV_ID, register_envs
 from riskmath.envs.spaces import check_render_mode, make_game, mask_space, vector_space
 from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game import Board, GameState, Rules
+from riskmath.sim._loop import fast_decider, play_others
 
 __all__ = ["ENV_ID", "ILLEGAL_ACTIONS", "RiskEnv", "register"]
 
@@ -201,7 +202,7 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         others = [p for p in range(self.game.players) if p != self.seat]
         self._opponents = dict(zip(others, agents, strict=True))
         # A trusted agent's actions are applied unchecked, as riskmath.play applies them (see riskmath.agents).
-        self._check = {p: getattr(agent, "trusted", False) is not True for p, agent in self._opponents.items()}
+        self._deciders = {p: fast_decider(agent) for p, agent in self._opponents.items()}
         vector = vector_space(self.game, self.scaled)
         self.observation_space: spaces.Space[Any] = (
             vector if self.flat else spaces.Dict({"observation": vector, "action_mask": mask_space(self.codec)})
@@ -223,11 +224,9 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         return self._observe(), {}
 
     def _play_opponents(self, state: GameState) -> GameState:
-        while not state.is_terminal() and state.current_player != self.seat and state.alive(self.seat):
-            player = state.current_player
-            action = self._opponents[player].act(state, self._rngs[player])
-            state = state.apply(action, check=self._check[player])
-        return state
+        """The opponents' moves up to the seat's next decision, on one copy of the position (as ``play`` makes
+        them: trusted agents' actions unchecked, the others' checked); ``state`` itself is unchanged."""
+        return play_others(self.game, state, self.seat, self._opponents, self._rngs, self._deciders)
 
     def _running(self) -> GameState | CountChoice:
         """The node; InvalidArgumentError before :meth:`reset`."""

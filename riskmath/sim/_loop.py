@@ -189,3 +189,51 @@ def run_game(
     if keep_actions:
         actions = [to_action(game, a) if isinstance(a, tuple) else a for a in actions]
     return state, actions, snapshots
+
+
+def play_others(
+    game: Game,
+    state: GameState,
+    seat: int,
+    agents: dict[int, Any],
+    rngs: dict[int, random.Random],
+    deciders: dict[int, Decide | None] | None = None,
+) -> GameState:
+    """The state where ``seat`` next decides, is out, or the game is over, the other seats played by ``agents``.
+
+    ``state`` (a decision state of ``game`` with automatic chance) is not
+    changed: its position is copied once and the moves are made on the copy
+    in place, as :func:`run_game` makes them (a trusted agent's fast
+    decision or its action applied unchecked; any other agent shown a copy
+    and its action checked), which is what ``state.apply`` would give move
+    by move, without a copy per move.  ``agents`` and ``rngs`` map each
+    other seat to its agent and generator, ``deciders`` to its
+    :func:`fast_decider` (found here if None).  An agent's error propagates
+    (``state`` is still as it was).
+    """
+    pos = state.position
+    if pos.phase is Phase.GAME_OVER or pos.player == seat or not pos.alive[seat]:
+        return state
+    if deciders is None:
+        deciders = {player: fast_decider(agent) for player, agent in agents.items()}
+    pos = pos.copy()
+    live = GameState(game, pos, auto_chance=True)  # the record changed below; shown to trusted agents
+    game_over, decisions = Phase.GAME_OVER, _DECISIONS
+    while pos.phase is not game_over and pos.player != seat and pos.alive[seat]:
+        player = pos.player
+        agent, decide = agents[player], deciders[player]
+        if decide is not None:
+            checked = decide(live, rngs[player])
+        elif getattr(agent, "trusted", False) is True:
+            action = agent.act(live, rngs[player])
+            try:
+                checked = to_engine(game, action)
+            except TypeError:
+                raise IllegalActionError(f"agent {agent!r} in seat {player}: {action!r} is not an action") from None
+        else:
+            action = agent.act(GameState(game, pos.copy(), auto_chance=True), rngs[player])
+            checked = check_action(game, pos, action)
+        apply_action(game, pos, checked)
+        if pos.phase not in decisions:
+            resolve_chance(game, pos)
+    return live
