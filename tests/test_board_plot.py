@@ -294,9 +294,26 @@ class TestDrawing:
         with pytest.raises(InvalidArgumentError, match="value for 'Peru' must be a number, got 'high'"):
             board(state, values={"Peru": "high"})
 
-    def test_bad_input(self):
-        with pytest.raises(InvalidArgumentError, match="expected a Board or a GameState, got dict"):
+    def test_bad_input(self, state):
+        with pytest.raises(InvalidArgumentError, match="board_or_state must be a Board or a GameState, got dict"):
             board(TOY)  # type: ignore[arg-type]
+        # Each bad argument named, before anything is drawn (hostile-user review, 2026-12-02).
+        for kwargs, message in [
+            ({"values": [0.1, 0.2]}, "values must be a mapping of territory to number or a pandas Series, got list"),
+            ({"values": {"Peru": math.inf}}, "value for 'Peru' must be finite"),
+            ({"values": {"Peru": -math.inf}}, "value for 'Peru' must be finite"),
+            ({"ax": 5}, "board: ax must be a matplotlib Axes, got 5"),
+            ({"labels": "yes"}, "labels must be True or False, got 'yes'"),
+            ({"continents": 1}, "continents must be True or False, got 1"),
+            ({"legend": None}, "legend must be True or False, got None"),
+            ({"wrap": "no"}, "wrap must be True or False, got 'no'"),
+        ]:
+            with pytest.raises(InvalidArgumentError, match=message):
+                board(state, **kwargs)
+        assert plt.get_fignums() == []  # refused before a figure was made
+        for bad in (state, None, "classic"):
+            with pytest.raises(InvalidArgumentError, match=r"layout needs a riskmath\.Board"):
+                layout(bad)
 
     def test_draws_on_the_given_axes_and_never_opens_more(self):
         figure, ax = plt.subplots()

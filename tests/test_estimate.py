@@ -238,6 +238,24 @@ def test_win_chances_over_a_game():
     first = next(s for s in states if s.turn == 5)
     assert table.loc[5, [0, 1, 2]].tolist() == estimate_victory_probabilities(first).tolist()
     assert table.loc[5, "player"] == first.turn_player
+    assert table["player"].iloc[-1] == -1  # the result's row: nobody's turn
+
+
+def test_win_chances_over_a_draw_and_an_unfinished_game():
+    """A draw by the turn cap ends on zeros for everyone; a sequence cut short ends on its last player-turn's
+    estimate, with that turn's player (the docstring's promise)."""
+    game = rm.Game(2, max_turns=30)
+    record = rm.play(game, [AggressiveAgent(), AggressiveAgent()], seed=3)
+    assert record.winner is None
+    assert record.final.turn == 30
+    table = victory_chances_over(record.states())
+    assert table.iloc[-1].tolist() == [-1.0, 0.0, 0.0]
+    states = list(record.states())
+    middle = [s for s in states if s.turn <= 10]
+    cut = victory_chances_over(middle)
+    assert cut.index[-1] == 10
+    assert cut["player"].iloc[-1] == next(s for s in states if s.turn == 10).turn_player
+    assert np.isclose(cut[[0, 1]].iloc[-1].sum(), 1.0)
 
 
 def test_win_chances_over_refuses_bad_sequences():

@@ -70,6 +70,25 @@ except AttributeError:
     assert _run(code) == ["ok"]
 
 
+def test_riskmath_tournament_is_a_module_and_a_call():
+    """``rm.tournament(...)`` reads as ``rm.simulate(...)``: the module is callable, its call the function."""
+    import pandas.testing
+
+    import riskmath as rm
+    from riskmath.sim import tournaments
+
+    game = rm.Game(2, board="south_america_africa", max_turns=30)
+    called = rm.tournament(game, [["random", "aggressive"]], 4, seed=2)
+    pandas.testing.assert_frame_equal(
+        called.drop(columns="seconds_per_game"),
+        tournaments.tournament(game, [["random", "aggressive"]], 4, seed=2).drop(columns="seconds_per_game"),
+    )
+    assert rm.tournament.tournament is tournaments.tournament
+    assert rm.tournament.wilson_interval(2, 4) == tournaments.wilson_interval(2, 4)
+    with pytest.raises(TypeError):
+        rm.tournament(game)  # the function's own error for missing arguments
+
+
 def test_rich_display_loads_the_renderers_on_first_use():
     code = """
 import sys

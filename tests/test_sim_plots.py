@@ -102,6 +102,12 @@ def test_timeline_rejects_wrong_axes_and_missing_history(record):
     bare = rm.play(rm.Game(2, max_turns=10), [AggressiveAgent(), RandomAgent()], seed=1, record_history=False)
     with pytest.raises(InvalidArgumentError, match="record_history"):
         game_timeline(bare)
+    for bad_axes in (5, "abc"):
+        with pytest.raises(InvalidArgumentError, match="3 matplotlib Axes"):
+            game_timeline(record, axes=bad_axes)
+    for bad in (None, record.final, [record]):
+        with pytest.raises(InvalidArgumentError, match=r"game_timeline needs a riskmath\.GameRecord"):
+            game_timeline(bad)
 
 
 # -- tournament: the table of riskmath.tournament.tournament ------------------

@@ -301,8 +301,12 @@ def victory_chances_over(states: Iterable[GameState], *, lineup: str | None = No
         The states of one game in the order played, for instance every state
         of a replay (``state.apply`` action after action).  States in the
         set-up are skipped, and of several states in the same player-turn
-        only the first is evaluated; the last state is always evaluated, so
-        that a finished game ends on its result.
+        only the first is evaluated.  If the last state is the end of the
+        game, the row of its player-turn holds the result instead, so that
+        a finished game ends on it: 1 for the winner and 0 for the others,
+        or 0 for everyone at a draw by the turn cap, with ``player`` -1
+        (nobody's turn).  A sequence that stops before the end has no such
+        row.
     lineup : str, optional
         The line-up variant of the estimate (see
         :func:`estimate_victory_probabilities`); by default the estimate
@@ -311,9 +315,9 @@ def victory_chances_over(states: Iterable[GameState], *, lineup: str | None = No
     Returns
     -------
     pandas.DataFrame
-        Indexed by ``turn``: ``player`` (whose turn it is) and one column
-        per player, ``0 .. players - 1``, holding
-        :func:`estimate_victory_probabilities` at that point.
+        Indexed by ``turn``: ``player`` (whose turn it is, -1 in a finished
+        game's last row) and one column per player, ``0 .. players - 1``,
+        holding :func:`estimate_victory_probabilities` at that point.
 
     Raises
     ------
@@ -337,8 +341,8 @@ def victory_chances_over(states: Iterable[GameState], *, lineup: str | None = No
     >>> chances = victory_chances_over(replay(record))
     >>> chances.index[0], chances.index[-1] == record.final.turn, record.winner
     (1, True, 0)
-    >>> chances[[0, 1]].iloc[-1].tolist()
-    [1.0, 0.0]
+    >>> chances.iloc[-1].tolist()    # the result: player -1 (nobody's turn), player 0 has won
+    [-1.0, 1.0, 0.0]
     """
     import pandas as pd
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from riskmath._validation import check_bool
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.board import Board
 from riskmath.plots.style import CONTINENT_COLORS, MISSING_VALUE_COLOR, OWNER_COLORS, owner_color, text_color
@@ -89,6 +90,10 @@ def layout(board: Board) -> dict[str, tuple[float, float]]:
        force-directed placement", *Software: Practice and Experience* 21(11),
        1129--1164 (1991).
     """
+    given: object = board  # (typed as what the caller should pass; checked as anything)
+    if not isinstance(given, Board):
+        hint = " (a state's board is state.game.board)" if hasattr(given, "game") else ""
+        raise InvalidArgumentError(f"layout needs a riskmath.Board{hint}, got {type(given).__name__}: {given!r}")
     if board.positions:
         return dict(board.positions)
     xy = _spring_layout(board)
@@ -176,7 +181,9 @@ def board(
     Raises
     ------
     InvalidArgumentError
-        If ``board_or_state`` is neither a Board nor a GameState, or a value is not a number.
+        If ``board_or_state`` is neither a Board nor a GameState, ``ax`` not
+        an Axes, ``values`` not a mapping or Series, a value not a number or
+        infinite, or a flag not True or False.
     BoardError
         If ``values`` names an unknown territory.
 
@@ -203,11 +210,23 @@ def board(
     >>> plt.close("all")
     """
     import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
     from matplotlib.patches import Circle, Patch
 
     the_board, state = _board_and_state(board_or_state)
+    labels, continents, legend = (check_bool(n, v) for n, v in (("labels", labels), ("continents", continents),
+                                                                 ("legend", legend)))  # fmt: skip
+    if wrap is not None:
+        wrap = check_bool("wrap", wrap)
+    if values is not None and not isinstance(values, Mapping) and not hasattr(values, "items"):
+        raise InvalidArgumentError(
+            f"values must be a mapping of territory to number or a pandas Series, got {type(values).__name__}"
+        )
+    colored = _value_colors(the_board, values, cmap, vmin, vmax) if values is not None else None  # (checked first)
     if ax is None:
         _, ax = plt.subplots(figsize=(12, 7), layout="constrained")
+    elif not isinstance(ax, Axes):
+        raise InvalidArgumentError(f"board: ax must be a matplotlib Axes, got {ax!r}")
     names = the_board.territories
     xy = np.array(list(layout(the_board).values()), dtype=float)
     extent = max(float(np.ptp(xy[:, 0])), float(np.ptp(xy[:, 1])))
@@ -223,7 +242,6 @@ def board(
 
     owners = [state.owner(i) for i in range(len(names))] if state is not None else None
     owner_colors = {o: owner_color(o, state.game.players) for o in owners} if state is not None and owners else {}
-    colored = _value_colors(the_board, values, cmap, vmin, vmax) if values is not None else None
     for i, name in enumerate(names):
         rim = owner_colors[owners[i]] if owners is not None else "0.25"
         if colored is not None:
@@ -336,7 +354,7 @@ def _board_and_state(board_or_state: object) -> tuple[Board, GameState | None]:
         return board_or_state, None
     if isinstance(board_or_state, GameState):
         return board_or_state.game.board, board_or_state
-    raise InvalidArgumentError(f"expected a Board or a GameState, got {type(board_or_state).__name__}")
+    raise InvalidArgumentError(f"board_or_state must be a Board or a GameState, got {type(board_or_state).__name__}")
 
 
 def _value_colors(
@@ -355,6 +373,8 @@ def _value_colors(
     for key, value in values.items():
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise InvalidArgumentError(f"value for {key!r} must be a number, got {value!r}")
+        if math.isinf(value):
+            raise InvalidArgumentError(f"value for {key!r} must be finite (NaN to leave it uncolored), got {value!r}")
         if not math.isnan(value):
             by_id[board.index(key)] = float(value)
     finite = list(by_id.values())

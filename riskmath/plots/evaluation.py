@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from riskmath._validation import check_bool
 from riskmath.errors import InvalidArgumentError
 from riskmath.plots.games import ending
 from riskmath.plots.style import EVEN_COLOR, owner_color
@@ -178,6 +179,7 @@ def win_chances(record: GameRecord, *, ax: Axes | None = None, stacked: bool = T
 
     if not isinstance(record, GameRecord):
         raise InvalidArgumentError(f"record must be a GameRecord (from riskmath.play), got {record!r}")
+    stacked = check_bool("stacked", stacked)
     ax = _axes(ax, "win_chances", figsize=(7, 3.5))
     chances = victory_chances_over(_replayed(record))
     game = record.final.game

@@ -47,6 +47,8 @@ def _panels(axes: Any, n: int, what: str, **figure: Any) -> np.ndarray:
     if axes is None:
         _, made = plt.subplots(n, 1, squeeze=False, layout="constrained", **figure)
         return np.asarray(made).ravel()
+    if not isinstance(axes, Axes) and not isinstance(axes, (Sequence, np.ndarray)):
+        raise InvalidArgumentError(f"{what} needs {n} matplotlib Axes, got {axes!r}")
     given = np.array([axes] if isinstance(axes, Axes) else list(axes), dtype=object).ravel()
     if len(given) != n or not all(isinstance(ax, Axes) for ax in given):
         raise InvalidArgumentError(f"{what} needs {n} matplotlib Axes, got {axes!r}")
@@ -76,8 +78,8 @@ def game_timeline(record: GameRecord, axes: Sequence[Axes] | np.ndarray | None =
     Raises
     ------
     InvalidArgumentError
-        If the record has no history (``play(..., record_history=False)``) or
-        ``axes`` is not three Axes.
+        If ``record`` is not a GameRecord or has no history
+        (``play(..., record_history=False)``), or ``axes`` is not three Axes.
 
     Examples
     --------
@@ -92,6 +94,7 @@ def game_timeline(record: GameRecord, axes: Sequence[Axes] | np.ndarray | None =
     ['player 0', 'player 1', 'neutral']
     >>> plt.close("all")
     """
+    _check_record(record, "game_timeline")
     if not record.snapshots:
         raise InvalidArgumentError("the record has no history: play the game with record_history=True")
     history = record.history()
@@ -114,8 +117,19 @@ def game_timeline(record: GameRecord, axes: Sequence[Axes] | np.ndarray | None =
     return panels
 
 
+def _check_record(record: object, what: str) -> None:
+    """InvalidArgumentError unless ``record`` is a :class:`~riskmath.GameRecord`."""
+    from riskmath.sim.simulation import GameRecord
+
+    if not isinstance(record, GameRecord):
+        raise InvalidArgumentError(
+            f"{what} needs a riskmath.GameRecord (from riskmath.play), got {type(record).__name__}: {record!r}"
+        )
+
+
 def ending(record: GameRecord) -> str:
     """How a recorded game ended, for a legend's title: won by whom and when, a draw, or unfinished."""
+    _check_record(record, "ending")
     final = record.final
     if final.winner is not None:
         return f"won by {final.game.owner_name(final.winner)} on turn {final.turn}"
