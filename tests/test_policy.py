@@ -87,6 +87,22 @@ def test_float_policy_matches_exact():
     np.testing.assert_allclose(approx.table()["value"].astype(float), exact.table()["value"].astype(float), atol=1e-12)
 
 
+@pytest.mark.parametrize("scale", [1e-20, 1e-14, 1e-6, 1e6, 1e20])
+@pytest.mark.parametrize("two_sided", [False, True])
+def test_a_custom_objective_gives_the_same_policy_at_any_scale(scale, two_sided):
+    """Ties are judged relative to the objective's largest value: with an absolute 1e-12, an objective near 1e-14
+    made every choice a tie (always maximum dice) and lost the one-die and stop deviations (hostile review)."""
+    objective = lambda a, d: (d == 0) - (a < 3)  # noqa: E731
+    size = 8 if two_sided else 12
+    base = rm.optimal_policy(size, size, objective, two_sided=two_sided, exact=not two_sided)
+    scaled = rm.optimal_policy(size, size, lambda a, d: scale * objective(a, d), two_sided=two_sided)
+    for a in range(1, size + 1):
+        for d in range(1, size + 1):
+            assert scaled.action(a, d).keys() == base.action(a, d).keys(), (a, d)
+    assert len(scaled.deviations()) == len(base.deviations()) > 0
+    assert scaled.value == pytest.approx(scale * float(base.value), rel=1e-9)
+
+
 class TestMatrixGames:
     def test_known_games(self):
         F = Fraction

@@ -412,6 +412,14 @@ class Policy:
     max_dice_value : float or Fraction
         The value of the plain battle: both sides always throw their maximum
         dice and the attacker never stops.
+    tolerance : float
+        In floats, how close two values must be to count as a tie (ties keep
+        the maximum dice), relative to the objective's scale: the tie
+        threshold is ``tolerance`` times the largest ``|u(a, d)|`` of the
+        states solved (1 for ``"win"`` and ``"win_with"``), so that a custom
+        objective gives the same policy at any scale (``u`` and ``1e-15 * u``
+        alike).  Mixed strategies' weights at or below ``tolerance`` are
+        dropped.  0 with ``exact=True``.
 
     Examples
     --------
@@ -475,7 +483,7 @@ class Policy:
         return float(sum(p * values[a - i][d - pairs + i] for i, p in enumerate(kern.prob[c][e])))
 
     def _solve(self, kern: Kernel) -> None:
-        A, D, u, tol = self.attackers, self.defenders, self._u, self.tolerance
+        A, D, u, weights = self.attackers, self.defenders, self._u, self.tolerance
         ma, md = kern.max_a, kern.max_d
         value: list[list[Number]] = [[u(a, d) for d in range(D + 1)] for a in range(A + 1)]
         if callable(self.objective):  # a user's function: its values must be numbers the sums can use
@@ -490,6 +498,10 @@ class Policy:
                             f"objective({a}, {d}) returned {shown(v)}, beyond the range of a float "
                             "(exact=True takes any rational number)"
                         )
+        # Every value is an expectation of u over final states, so the largest |u| is the scale of them all:
+        # ties are judged relative to it (a custom objective near 1e-15, or 1e20, plays as one near 1).
+        scale = max((abs(v) for row in value for v in row), default=0) if weights else 0
+        tol = weights * float(scale) if scale else weights
         plain: list[list[Number]] = [row[:] for row in value]
         self._attacker: dict[tuple[int, int], dict[Any, Number]] = {}
         self._defender: dict[tuple[int, int], dict[int, Number]] = {}
@@ -517,8 +529,8 @@ class Policy:
                 else:
                     game_value, x, y = solve_game(payoff, tol, self.exact)
                     value[a][d] = game_value
-                    self._attacker[(a, d)] = {act: p for act, p in zip(actions, x, strict=True) if p > tol}
-                    self._defender[(a, d)] = {e: q for e, q in zip(defenses, y, strict=True) if q > tol}
+                    self._attacker[(a, d)] = {act: p for act, p in zip(actions, x, strict=True) if p > weights}
+                    self._defender[(a, d)] = {e: q for e, q in zip(defenses, y, strict=True) if q > weights}
         self._value, self._plain = value, plain
 
     def __repr__(self) -> str:
@@ -640,7 +652,8 @@ def optimal_policy(
         rules): each state becomes a zero-sum matrix game, solved exactly.
     exact : bool, default False
         Solve in Fractions (ties are then exact; in floats, values within
-        1e-12 count as ties, and ties keep the maximum dice).
+        1e-12 of each other, relative to the objective's largest ``|u|``,
+        count as ties, and ties keep the maximum dice).
     rules : CombatRules, optional
         Combat variant.
 
