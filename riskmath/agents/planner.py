@@ -559,16 +559,46 @@ def _outcome(attackers: int, defenders: int, combat: Any) -> tuple[float, float,
     key = (attackers, defenders, combat)
     found = _OUTCOMES.get(key)
     if found is None:
-        result = battle(attackers, defenders, rules=combat)
-        p = float(result.win_probability)
-        if_won = float(result.expected_attackers_left_if_won) if p > 0.0 else 0.0
-        if_lost = float(result.expected_defenders_left) / (1.0 - p) if p < 1.0 else 1.0
+        if attackers > _EXACT_SIDE or defenders > _EXACT_SIDE:
+            p, if_won, if_lost = _outcome_of_a_big_battle(attackers, defenders, combat)
+        else:
+            result = battle(attackers, defenders, rules=combat)
+            p = float(result.win_probability)
+            if_won = float(result.expected_attackers_left_if_won) if p > 0.0 else 0.0
+            if_lost = float(result.expected_defenders_left) / (1.0 - p) if p < 1.0 else 1.0
         if len(_OUTCOMES) >= _OUTCOMES_KEPT:
             _OUTCOMES.clear()
         found = _OUTCOMES[key] = (p, if_won, if_lost)
     return found
 
 
+def _outcome_of_a_big_battle(attackers: int, defenders: int, combat: Any) -> tuple[float, float, float]:
+    """:func:`_outcome` of a battle over ``_EXACT_SIDE`` armies on a side, estimated in bounded memory.
+
+    An agent's guide, as the odds agent's :func:`~riskmath.evaluate.outlook.win_probability` is for such
+    battles, not exact odds.  A side far larger than the other (over ``4 x + 40`` against ``x``) is taken at
+    ``4 x + 40``: its losses are those of that battle (it almost never runs short), so the armies it keeps
+    are its own less those losses.  A battle still over ``_EXACT_SIDE`` a side is computed scaled down in
+    proportion to ``_EXACT_SIDE`` on its larger side, and the losses scaled back up.  (A stack of a billion
+    against two, or two stacks of 16,500 each, asked ``battle`` for gigabytes.)
+    """
+    a = min(attackers, 4 * defenders + 40)
+    d = min(defenders, 4 * attackers + 40)
+    factor = 1.0
+    if max(a, d) > _EXACT_SIDE:
+        factor = _EXACT_SIDE / max(a, d)
+        a, d = max(1, round(a * factor)), max(1, round(d * factor))
+    result = battle(a, d, rules=combat)
+    p = float(result.win_probability)
+    attacker_losses = (a - float(result.expected_attackers_left_if_won)) / factor if p > 0.0 else 0.0
+    defender_losses = (d - float(result.expected_defenders_left) / (1.0 - p)) / factor if p < 1.0 else 0.0
+    if_won = max(1.0, attackers - attacker_losses) if p > 0.0 else 0.0
+    if_lost = max(1.0, defenders - defender_losses) if p < 1.0 else 1.0
+    return p, if_won, if_lost
+
+
+#: The largest side :func:`_outcome` computes exactly (a battle of 2,048 v 2,048 takes about 0.1 s, once).
+_EXACT_SIDE = 2048
 #: Blitz outcomes remembered by :func:`_outcome` (all forgotten when full).
 _OUTCOMES_KEPT = 65536
 _OUTCOMES: dict[tuple[int, int, Any], tuple[float, float, float]] = {}

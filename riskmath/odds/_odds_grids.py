@@ -245,9 +245,12 @@ def _chain_win_probability(
         small = _scaled_down((attackers, *defenders), total)
         if small[0] >= len(defenders):  # else the armies kept behind would not scale: computed as it is below
             return _chain_win_probability(small[0], small[1:], combat, True)
-        first = win_probability(attackers, defenders[0], combat)  # the chain cannot do better than its first battle
-        if first < _RESOLUTION:
-            return first
+        # The chain cannot do better than any of its battles fought with the whole stack (each is fought with
+        # fewer, and odds grow with the attackers): a small stack against a huge territory anywhere on the path
+        # is answered by that bound, as a small stack against a huge first territory was.
+        bound = min(win_probability(attackers, d, combat) for d in defenders)
+        if bound < _RESOLUTION:
+            return bound
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
         return _chain_sweeps(attackers, defenders, combat)
     battles = _battles(combat, _size(attackers))

@@ -132,3 +132,25 @@ def test_play_and_simulate_name_a_wrong_game_agents_or_executor(call, message):
     agents = [AGENTS["aggressive"](), AGENTS["aggressive"]()]
     with pytest.raises(InvalidArgumentError, match=message.replace(".", r"\.")):
         call(agents)
+
+
+def _big_stacks(big: int, other: int) -> rm.GameState:
+    game = rm.Game(3)
+    names = game.board.territories
+    owners = {n: i % 3 for i, n in enumerate(names)}
+    return game.position(
+        owners, dict.fromkeys(names, 2) | {"Ukraine": big, "Scandinavia": other}, current_player=1, seed=1
+    )
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+@pytest.mark.parametrize(("big", "other"), [(16_500, 16_500), (10**9, 2), (10**9, 10**9 - 1)])
+def test_every_agent_acts_with_stacks_of_any_size(name, big, other):
+    """A position built with stacks up to the cap gets a legal action from every agent, through a whole turn: the
+    planner asked ``battle`` for gigabytes (ResourceLimitError) at 16,500 v 16,500 (hostile client review)."""
+    state = _big_stacks(big, other).with_auto_chance()
+    agent = AGENTS[name](budget=4) if name == "search" else AGENTS[name]()  # (a small search: the same code)
+    rng = random.Random(0)
+    turn = state.turn
+    while state.turn == turn and not state.is_terminal():
+        state = state.apply(agent.act(state, rng))  # checked: legal or IllegalActionError
