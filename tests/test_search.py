@@ -61,8 +61,29 @@ def test_reinforcements_are_searched_once_per_turn():
     assert any(a.armies == state.pool for a in options[1:])  # the whole pool on one territory
     assert agent._options(state, guided) == options  # the same state asked again is searched again
     assert state.pool >= 2
-    later = state.apply(rm.PlaceArmies(guided.territory, 1))  # the rest of this turn's placements follow the guide
-    assert agent._options(later, OddsAgent().act(later, random.Random(0))) == []
+    # Playing the turn's placements with the agent: only the first is searched; the later ones follow from it.
+    searched = []
+    options_of = agent._options
+
+    def counted(at, guide_action):
+        found = options_of(at, guide_action)
+        if at.phase is rm.Phase.REINFORCE and found:
+            searched.append(at.pool)
+        return found
+
+    agent._options = counted
+    rng, at = random.Random(3), state
+    while at.phase is rm.Phase.REINFORCE:
+        at = at.apply(agent.act(at, rng))
+    assert searched == [state.pool]
+    # A position where the armies went elsewhere than the agent's placement is searched (hostile client review:
+    # owners and the total alone took it for the rest of the plan).
+    agent = SearchAgent(budget=6, candidates=3)
+    chosen = agent.act(state, random.Random(0))
+    mine = [t for t in state.game.board.territories if state.owner(t) == state.current_player]
+    elsewhere = next(t for t in mine if t != chosen.territory)
+    other = state.apply(rm.PlaceArmies(elsewhere, 1))
+    assert agent._options(other, OddsAgent().act(other, random.Random(0))) != []
 
 
 def test_fortifications_are_searched():

@@ -125,9 +125,9 @@ class OddsAgent:
         self.hold_threshold = hold_threshold
         # Per player: (game turn, placements still to make, routes, territories held at the start of the turn).
         self._plans: dict[int, tuple[int, list[tuple[int, int]], list[tuple[int, ...]], int]] = {}
-        # Per player: the owners and the armies on the board and at hand when its placements were planned (placing
-        # moves armies from the pool onto the board, so they stay as they were for the turn's later placements).
-        self._boards: dict[int, tuple[tuple[int, ...], int]] = {}
+        # Per player: the game the plan was made in, and the position its last placement leads to (owners, armies,
+        # pool): the turn's next placement goes on with the plan only from exactly that position.
+        self._boards: dict[int, tuple[object, tuple[int, ...], tuple[int, ...], int]] = {}
 
     def __repr__(self) -> str:
         return (
@@ -185,12 +185,22 @@ class OddsAgent:
             return legal[0] if len(legal) else None
         turn, todo, routes, held = self._plans.get(me, (-1, [], [], 0))
         owners = owners_and_armies(state)[0]
-        board = (tuple(owners), sum(pos.armies) + state.pool)
-        stale = sum(k for _, k in todo) != state.pool or self._boards.get(me) != board
-        if turn != state.turn or stale:  # (the same agent may play several seats and games, or be asked anything)
+        expected = self._boards.get(me)
+        # The plan goes on only from the position its last placement leads to, in the same game and turn: the same
+        # agent may play several seats and games, or be asked about any position (a placement made elsewhere, a
+        # position of another board), and then plans afresh.
+        going_on = (
+            turn == state.turn
+            and expected is not None
+            and expected[0] is game
+            and expected[3] == state.pool
+            and sum(k for _, k in todo) == state.pool
+            and expected[2] == tuple(pos.armies)
+            and expected[1] == tuple(owners)
+        )
+        if not going_on:
             todo, routes = self._plan_turn(state, me)
             held = owners.count(me)
-            self._boards[me] = board
         armies_on = owners_and_armies(state)[1]
         todo = [(t, k) for t, k in todo if room(game, pos, t)]  # capped territories take nothing
         short = state.pool - sum(k for _, k in todo)
@@ -206,6 +216,9 @@ class OddsAgent:
         if rest and armies >= space:
             rest = []  # the cap is reached: what is left goes to the next placements (or is replanned)
         self._plans[me] = (state.turn, rest + todo[1:], routes, held)
+        after = list(pos.armies)
+        after[territory] += armies
+        self._boards[me] = (game, tuple(owners), tuple(after), state.pool - armies)
         return PlaceArmies(state.game.board.territories[territory], armies)
 
     def _plan_turn(self, state: GameState, me: int) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
@@ -318,9 +331,10 @@ class OddsAgent:
         me = state.current_player
         combat = state.game.rules.combat
         turn, _, routes, held = self._plans.get(me, (-1, [], [], 0))
-        if turn != state.turn:
+        if turn != state.turn or not self._same_game(me, state):
             routes, held = [], owners_and_armies(state)[0].count(me)
             self._plans[me] = (state.turn, [], routes, held)
+            self._boards[me] = (state.game, (), (), -1)
         owners, armies = owners_and_armies(state)
         for route in routes:  # the next enemy territory on a planned route, from the territory before it
             for k in range(1, len(route)):
@@ -357,6 +371,11 @@ class OddsAgent:
         _, source, target = best
         return ("blitz", source, target, (armies[source] - 1) // 3)
 
+    def _same_game(self, me: int, state: GameState) -> bool:
+        """Whether ``me``'s plan was made in the game of ``state`` (a position of another board reads other ids)."""
+        made = self._boards.get(me)
+        return made is not None and made[0] is state.game
+
     def _attack_threshold(self, state: GameState) -> float:
         """The least win probability of an attack off the planned routes once a territory was taken this turn."""
         return self.attack_threshold
@@ -373,7 +392,9 @@ class OddsAgent:
         source, target, _ = pos.occupy
         least, most = occupation_range(state.game, pos)  # the range of the legal Occupy actions
         me = state.current_player
-        _, _, routes, _ = self._plans.get(me, (-1, [], [], 0))
+        turn, _, routes, _ = self._plans.get(me, (-1, [], [], 0))
+        if turn != state.turn or not self._same_game(me, state):
+            routes = []  # a plan of another turn or game says nothing here
         onward = any(target in route[:-1] for route in routes)
         owners = pos.owner
         enemies_at_source = [u for u in state.game.neighbors[source] if is_enemy(me, owners[u])]

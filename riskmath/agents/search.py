@@ -151,7 +151,8 @@ class SearchAgent:
         # The placement searched last: the turn, the player, the owners and the armies on the board and at hand
         # (placing moves armies from the pool to the board, so these stay as they were for the turn's later
         # placements), and the pool then.
-        self._placed: tuple[tuple[Any, ...], int] | None = None
+        # The position the last placement chosen leads to: (game, turn, seat, owners, armies, pool).
+        self._placed: tuple[Any, int, int, tuple[int, ...], tuple[int, ...], int] | None = None
 
     def __repr__(self) -> str:
         extra = "" if self.phases == SEARCHABLE else f", phases={self.phases!r}"
@@ -167,6 +168,19 @@ class SearchAgent:
         )
 
     def act(self, state: GameState, rng: random.Random) -> Any:
+        action = self._searched(state, rng)
+        if isinstance(action, PlaceArmies) and state.phase is Phase.REINFORCE:
+            # The position this placement leads to: the turn's later placements from exactly there are not searched.
+            territory, armies = state.game.board.index(action.territory), int(action.armies)
+            pos = state.position
+            after = list(pos.armies)
+            after[territory] += armies
+            owners = tuple(pos.owner)
+            self._placed = (state.game, state.turn, state.current_player, owners, tuple(after), pos.pool - armies)
+        return action
+
+    def _searched(self, state: GameState, rng: random.Random) -> Any:
+        """The action chosen (see :meth:`act`)."""
         guided = self._guide.act(state, rng)  # (the odds agent's act checks state and rng first: check_asked)
         options = self._options(state, guided)
         if len(options) <= 1:
@@ -209,19 +223,23 @@ class SearchAgent:
     def _first_placement(self, state: GameState, guided: Any) -> bool:
         """Whether this is the turn's first placement of the pool (searched once per turn and seat).
 
-        A later placement of the same turn is the same board with armies moved
-        from the pool onto it: the same owners and the same total, a smaller
-        pool.  Any other state is searched, the same state asked again too, so
-        that the answer depends only on the state and ``rng``.
+        A later placement of the same turn is the position the agent's last
+        placement leads to, exactly (same game, turn, seat, owners, armies and
+        pool).  Any other state is searched, the same state asked again too
+        and a position where the armies went elsewhere, so that the answer
+        depends only on the state and ``rng``.
         """
         if isinstance(guided, TradeCards) or not isinstance(guided, PlaceArmies) or state.pool == 0:
             return False
         pos = state.position
-        key = (state.turn, state.current_player, tuple(pos.owner), sum(pos.armies) + pos.pool)
-        if self._placed is not None and self._placed[0] == key and pos.pool < self._placed[1]:
-            return False
-        self._placed = (key, pos.pool)
-        return True
+        placed = self._placed
+        return not (
+            placed is not None
+            and placed[0] is state.game
+            and placed[1:4] == (state.turn, state.current_player, tuple(pos.owner))
+            and placed[4] == tuple(pos.armies)
+            and placed[5] == pos.pool
+        )
 
     def _blitzes(self, state: GameState) -> list[Any]:
         """The blitzes with the best odds."""

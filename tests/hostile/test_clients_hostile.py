@@ -154,3 +154,44 @@ def test_every_agent_acts_with_stacks_of_any_size(name, big, other):
     turn = state.turn
     while state.turn == turn and not state.is_terminal():
         state = state.apply(agent.act(state, rng))  # checked: legal or IllegalActionError
+
+
+def _checkered(game: rm.Game, phase: str) -> rm.GameState:
+    names = game.board.territories
+    owners = {t: i % 2 for i, t in enumerate(names)}
+    return game.position(owners, {t: 3 + i % 5 for i, t in enumerate(names)}, phase=phase, seed=0)
+
+
+def _fresh(name: str):
+    return AGENTS[name](budget=4) if name == "search" else AGENTS[name]()
+
+
+@pytest.mark.parametrize("name", ["odds", "planner", "search"])
+def test_a_reused_agent_asked_about_another_board_decides_as_a_fresh_one(name):
+    """An agent that planned a turn on the classic board, then asked at the same turn and seat on a small board,
+    read its old plan's territory ids there (IndexError in _attack_checked; hostile client review)."""
+    big = rm.Game(2, rm.Rules(two_player="none"))
+    small = rm.Game(2, rm.Rules(two_player="none", board="south_america_africa"))
+    reused = _fresh(name)
+    reused.act(_checkered(big, "reinforce"), random.Random(0))
+    for phase in ("attack", "reinforce"):
+        state = _checkered(small, phase)
+        assert reused.act(state, random.Random(1)) == _fresh(name).act(state, random.Random(1))
+
+
+@pytest.mark.parametrize("name", ["odds", "planner", "search"])
+def test_a_placement_made_elsewhere_is_planned_afresh(name):
+    """Only the position the agent's own last placement leads to goes on with its plan: the same owners and total
+    with the armies placed elsewhere (a human overriding the advice) got the rest of the old plan."""
+    from riskmath.game.actions import PlaceArmies
+
+    game = rm.Game(3)
+    names, pick = game.board.territories, random.Random(23)
+    owners = {n: pick.randrange(3) for n in names}
+    start = game.position(owners, {n: pick.randint(1, 4) for n in names}, current_player=0, seed=0)
+    reused = _fresh(name)
+    first = reused.act(start, random.Random(0))
+    elsewhere = next(n for n in names if owners[n] == 0 and n != first.territory)
+    overridden = start.apply(PlaceArmies(elsewhere, first.armies))
+    assert overridden.pool > 0
+    assert reused.act(overridden, random.Random(1)) == _fresh(name).act(overridden, random.Random(1))
