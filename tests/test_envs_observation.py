@@ -266,3 +266,34 @@ def test_the_learning_page_examples_run():
     result = run_page_examples("learning.rst")
     assert result.failed == 0
     assert result.attempted >= 15
+
+
+def test_the_piles_being_chosen_are_observed():
+    """The 1993 two-player ``ChoosePile`` decision: two deals differ only in the piles, and the player choosing
+    must see them, as OpenSpiel's information-state string always did (hostile review, 2026-12-03: every vector
+    and the observation string were the same whatever the deal)."""
+    from riskmath.envs import information_state, observation_layout, observation_string
+    from riskmath.envs.hidden import view_string
+
+    game = rm.Game(2, board="south_america_africa")
+    assert game.chooses_piles
+    first, second = (game.new_initial_state(seed=s, auto_chance=True) for s in (1, 2))
+    assert first.phase is second.phase is rm.Phase.SETUP_PILE
+    assert first.position.piles != second.position.piles
+    player = first.current_player
+    assert view_string(first, player) != view_string(second, player)
+    for scaled in (False, True):
+        assert not np.array_equal(observation(first, player, scaled=scaled), observation(second, player, scaled=scaled))
+        assert not np.array_equal(information_state(first, player), information_state(second, player))
+    assert observation_string(first, player) != observation_string(second, player)
+    piles = observation_layout(game)["piles"]
+    section = observation(first, player)[piles].reshape(-1, 3)
+    assert section.sum(axis=1).tolist() == [1.0] * len(game.board)
+    assert section.argmax(axis=1).tolist() == first.position.piles
+    # A pile taken is zero (the others still shown while chosen); games without piles have no section.
+    choice = first.legal_actions()[0]
+    rows = observation(first.apply(choice), player)[piles].reshape(-1, 3)
+    for t, pile in enumerate(first.position.piles):
+        assert rows[t].sum() == (0.0 if pile == choice.pile else 1.0)
+    three = observation_layout(rm.Game(3))["piles"]
+    assert three.stop == three.start

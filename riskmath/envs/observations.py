@@ -34,6 +34,9 @@ section         length                 content
 ``choice``      ``2 n + 7``            a pending count (:class:`~riskmath.envs.CountChoice`): kind one-hot
                                        (place, blitz, fortify, occupy), source and target one-hot, then
                                        ``log(1 + x)`` of the count chosen so far, its low and high end
+``piles``       ``3 n`` or ``0``       the 1993 two-player piles being chosen (``SETUP_PILE``): per
+                                       territory, its pile one-hot (all zero once taken); present only in
+                                       games where the players choose piles, empty (length 0) in others
 ==============  =====================  =======================================================================
 
 (``n`` territories, ``P`` players.)  With ``scaled=True`` every entry is
@@ -98,9 +101,9 @@ _CHOICE_KINDS = ("place", "blitz", "fortify", "occupy")
 # A sparse section (the one-hots, the battle, the choice) has two: its key, then the entries written for it.
 _SECTION_KEYS = (
     "hand", "small", "ones", "ones written", "turn", "battle", "battle written", "mission", "capitals", "moved",
-    "discard", "choice", "choice written",
+    "discard", "choice", "choice written", "piles",
 )  # fmt: skip
-_HAND, _SMALL, _ONES, _, _TURN, _BATTLE, _, _MISSION, _CAPITALS, _MOVED, _DISCARD, _CHOICE, _ = range(13)
+_HAND, _SMALL, _ONES, _, _TURN, _BATTLE, _, _MISSION, _CAPITALS, _MOVED, _DISCARD, _CHOICE, _, _PILES = range(14)
 _UNSET = object()  # a key no section was written from: the section is zeroed and written
 #: The record of a zero buffer: no key, no entries written.
 _FRESH_KEYS = tuple(() if name.endswith(" written") else _UNSET for name in _SECTION_KEYS)
@@ -126,6 +129,7 @@ def _layout(game: Game, information: bool) -> Mapping[str, slice]:
         ("capitals", n * players),
         ("moved", n),
         ("choice", 2 * n + 7),
+        ("piles", 3 * n if game.chooses_piles else 0),
     ]
     if information:
         sizes.append(("discard", n + 1))
@@ -381,8 +385,17 @@ def _write_rest(out: np.ndarray, state: GameState, player: int, offsets: tuple[i
             out[capitals_at + t * players + (q - player) % players] = 1.0
     for t in pos.moved:
         out[moved_at + t] = 1.0
-    if len(offsets) > 15:  # the information state: the discard pile
-        _write_cards(out, pos.discard, index, n, offsets[14])
+    if pos.piles and offsets[15] > offsets[14]:  # the 1993 two-player piles being chosen
+        _write_piles(out, pos.piles, offsets[14])
+    if len(offsets) > 16:  # the information state: the discard pile
+        _write_cards(out, pos.discard, index, n, offsets[15])
+
+
+def _write_piles(out: np.ndarray, piles: list[int], at: int) -> None:
+    """The ``piles`` section (starting at ``at``, all zero): each territory's pile, one-hot of three."""
+    for t, k in enumerate(piles):
+        if k >= 0:
+            out[at + 3 * t + k] = 1.0
 
 
 def _battle_entries(pending: PendingBattle | None, occupy: Capture | None, n: int, at: int) -> list[tuple[int, int]]:
@@ -666,12 +679,18 @@ class Observer:
                 out[moved_at + t] = 1.0
             keys[_MOVED] = pos.moved[:]
             changed.append(slices[12])
+        if offsets[15] > offsets[14] and pos.piles != keys[_PILES]:
+            keys[_PILES] = _UNSET
+            out[slices[14]] = 0.0
+            _write_piles(out, pos.piles, offsets[14])
+            keys[_PILES] = pos.piles[:]
+            changed.append(slices[14])
         if self.information and pos.discard != keys[_DISCARD]:
             keys[_DISCARD] = _UNSET
-            out[slices[14]] = 0.0
-            _write_cards(out, pos.discard, game.index, n, offsets[14])
+            out[slices[15]] = 0.0
+            _write_cards(out, pos.discard, game.index, n, offsets[15])
             keys[_DISCARD] = pos.discard[:]
-            changed.append(slices[14])
+            changed.append(slices[15])
 
     def values(self, node: GameState | CountChoice, player: int) -> list[float]:
         """The vector of :meth:`view` as a new list of Python floats (OpenSpiel's tensor type), unscaled.
@@ -751,6 +770,8 @@ def observation_string(state: GameState, player: int) -> str:
         lines.append(f"captured: {names[source]} -> {names[target]}, at least {least} to move in")
     if choice is not None:
         lines.append(f"choosing the count of {choice.kind}: {choice.chosen} so far, legal {choice.low}..{choice.high}")
+    for k in sorted(set(pos.piles) - {-1}):  # the 1993 two-player piles being chosen
+        lines.append(f"pile {k}: " + ", ".join(names[t] for t, pile in enumerate(pos.piles) if pile == k))
     for t, name in enumerate(names):
         o = pos.owner[t]
         holder = "unclaimed" if o < 0 else "you" if o == player else game.owner_name(o)
