@@ -704,3 +704,34 @@ def test_the_fast_paths_leave_other_calls_to_openspiel():
             state.observation_tensor(bad)
         with pytest.raises(pyspiel.SpielError, match="player"):
             state.information_state_tensor(bad)
+
+
+def test_no_history_is_longer_than_max_game_length():
+    """A policy that spends the decision budget one army at a time and opens a count with the budget's last
+    decision: the game ends there (it went on with count steps past ``max_game_length``; hostile review)."""
+    from riskmath.envs import CountChoice
+
+    register()
+    parameters = {"players": 2, "max_turns": 20, "board": "classic:South America", "starting_armies": 10_000}
+    game = pyspiel.load_game("python_risk", {**parameters, "rules": "us_1959"})
+    budget, codec = game.max_game_length(), game.codec
+    add_one, fortify = codec.layout["count"].start, codec.layout["fortify"]
+    state, decisions = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        legal, node = state.legal_actions(), state.node
+        if isinstance(node, CountChoice):  # one army at a time, but for the step before the budget's last
+            action = add_one if add_one in legal and decisions != budget - 2 else legal[-1]
+        else:
+            opens = [a for a in legal if isinstance(codec.decode(node, a), CountChoice)]
+            moves = [a for a in opens if fortify.start <= a < fortify.stop]
+            moves.sort(key=lambda a: -codec.decode(node, a).high)
+            ends = [a for a in legal if codec.describe(a) == "end phase"]
+            action = opens[0] if decisions == budget - 1 and opens else (moves or ends or legal)[0]
+        state.apply_action(action)
+        decisions += 1
+    assert decisions == budget
+    assert len([a for a in state.full_history() if a.player >= 0]) == budget
+    assert sum(state.returns()) == pytest.approx(0.0)

@@ -54,7 +54,7 @@ from here as before.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
 from math import comb
@@ -62,7 +62,7 @@ from typing import Any
 
 import numpy as np
 
-from riskmath._validation import check_cost
+from riskmath._validation import check_cost, shown
 from riskmath.envs.chance_ids import (
     BATTLE_ATTACKERS,
     BATTLE_DEFENDERS,
@@ -71,7 +71,7 @@ from riskmath.envs.chance_ids import (
     ChanceIds,
     id_blocks,
 )
-from riskmath.errors import IllegalActionError
+from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game import Game, GameState
 from riskmath.game.actions import (
     Attack,
@@ -415,8 +415,32 @@ class ActionCodec(ChanceIds):
         """What a count choice of this codec's game allows (checked): how many of the first step ids (adding
         1, 2, 4, ... armies without passing ``high``), and whether "this many" (the chosen count is ``low`` or
         more).  One rule for :meth:`legal_ids` and :meth:`mask`; :meth:`_decode_count` applies it to one id."""
-        self._state(node)
+        self._check_choice(node)
         return min((node.high - node.chosen).bit_length(), COUNT_BITS), node.chosen >= node.low
+
+    def _check_choice(self, node: CountChoice) -> None:
+        """InvalidArgumentError unless ``node`` is a count choice the codec would make at its state: its kind,
+        territories and range those of a legal first step there, and the count so far within the range's top.
+        (A choice built by hand with a count past its range, a wrong range or an unknown kind had a mask that
+        disagreed with :meth:`decode`, and decoded to an illegal action.)"""
+        state = self._state(node)
+        kind, source, target, chosen = node.kind, node.source, node.target, node.chosen
+        n = self._n
+        k = -1
+        if type(source) is int and type(target) is int and -1 <= source < n and -1 <= target < n:
+            if kind == "place" and source >= 0:
+                k = self._place + source
+            elif kind == "occupy":
+                k = self._occupy
+            elif kind in ("blitz", "fortify") and source >= 0 and target >= 0:
+                e = (self._edge_rows if kind == "blitz" else self._pair_rows)[source][target]
+                k = -1 if e < 0 else (self._blitz if kind == "blitz" else self._fortify) + e
+        expected = self._table(state).counts.get(k) if k >= 0 else None
+        if expected != (node.low, node.high) or type(chosen) is not int or not 0 <= chosen <= node.high:
+            raise InvalidArgumentError(
+                f"{node!r} is not a count choice of its state: the legal range of {kind!r} from {source} to {target} "
+                f"is {expected} and the count so far must be in 0..high"
+            )
 
     # -- decoding ----------------------------------------------------------------------------------
     def decode(self, node: GameState | CountChoice, index: int) -> Any:
@@ -435,6 +459,7 @@ class ActionCodec(ChanceIds):
         state = self._state(node)
         index = self._index(index, self.num_actions, "action index")
         if isinstance(node, CountChoice):
+            self._check_choice(node)
             return self._decode_count(node, index)
         table = self._table(state)
         ids, counts, trades = table.ids, table.counts, table.trades
@@ -561,6 +586,8 @@ class ActionCodec(ChanceIds):
             If an id is not legal where it is taken, or the ids end before the action is complete.
         """
         node: Any = state
+        if isinstance(ids, (str, bytes)) or not isinstance(ids, Iterable):
+            raise InvalidArgumentError(f"ids must be a sequence of action ids (as steps() gives), got {shown(ids)}")
         for index in ids:
             if not isinstance(node, (GameState, CountChoice)):
                 raise IllegalActionError(f"the ids go on after the action {node!r} is complete")

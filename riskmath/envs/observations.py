@@ -67,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-from riskmath._validation import shown
+from riskmath._validation import check_bool, shown
 from riskmath.envs.codec import BattleChance, CountChoice
 from riskmath.errors import CardError, InvalidArgumentError
 from riskmath.game import Game, GameState
@@ -232,6 +232,7 @@ def observation(state: GameState, player: int, *, scaled: bool = False) -> np.nd
     1.0
     """
     state, choice, player = checked_node(state, player)
+    scaled = check_bool("scaled", scaled)
     vector = _vector(state, choice, player, information=False)
     return scale(vector, state.game, information=False, out=vector) if scaled else vector
 
@@ -246,6 +247,7 @@ def information_state(state: GameState, player: int, *, scaled: bool = False) ->
         As :func:`observation`.
     """
     state, choice, player = checked_node(state, player)
+    scaled = check_bool("scaled", scaled)
     vector = _vector(state, choice, player, information=True)
     return scale(vector, state.game, information=True, out=vector) if scaled else vector
 

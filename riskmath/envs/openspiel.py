@@ -81,6 +81,7 @@ from riskmath.envs.codec import ActionCodec, BattleChance, CountChoice
 from riskmath.envs.hidden import resample_hidden, view_string
 from riskmath.envs.observations import (
     Observer,
+    checked_node,
     information_state,
     information_state_layout,
     observation,
@@ -340,11 +341,17 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _player(setup: _Setup, node: Any, decisions: int) -> int:
-    """OpenSpiel's current player at ``node``: a player id, chance, or terminal (the end, or the budget used up)."""
+    """OpenSpiel's current player at ``node``: a player id, chance, or terminal (the end, or the budget used up).
+
+    The budget ends the game at any node, a pending count or a piece of a blitz as well as a state: no history
+    is longer than ``max_game_length`` (a count opened by the budget's last decision once went on past it).
+    """
+    if decisions >= setup.max_length:
+        return _TERMINAL
     if isinstance(node, BattleChance):
         return _CHANCE
     if isinstance(node, GameState):
-        if node.is_terminal() or decisions >= setup.max_length:
+        if node.is_terminal():
             return _TERMINAL
         if node.is_chance_node():
             return _CHANCE
@@ -561,6 +568,11 @@ class RiskState(pyspiel.State):  # type: ignore[misc]
         players = record.setup.game.players
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < players:
             raise InvalidArgumentError(f"player_id must be a player id in 0..{players - 1}, got {shown(player_id)}")
+        if not callable(probability_sampler):
+            raise InvalidArgumentError(
+                "probability_sampler must be a callable returning a number in [0, 1) (such as "
+                f"pyspiel.UniformProbabilitySampler), got {shown(probability_sampler)}"
+            )
         number = probability_sampler()
         if isinstance(number, bool) or not isinstance(number, (float, int, np.floating)) or not 0 <= number <= 1:
             raise InvalidArgumentError(f"probability_sampler() must return a number in [0, 1], got {shown(number)}")
@@ -621,6 +633,7 @@ class RiskObserver:
         self.tensor = np.zeros(size, dtype=np.float32)
         self._observer = Observer(setup.game, information=perfect_recall)  # the vectors, updated in place
         self._initial = setup.initial
+        self._players = setup.game.players
         self._first: dict[int, np.ndarray] = {}  # each player's vector of the initial node
         n, players = len(setup.game.board), setup.game.players
         shapes = {"owner": (n, players + 1), "capitals": (n, players)}
@@ -639,6 +652,8 @@ class RiskObserver:
         buffers stay on the game being played.
         """
         node = state.node
+        if type(player) is not int or not 0 <= player < self._players:  # (the hot path reads a plain id)
+            player = checked_node(node, player)[2]  # InvalidArgumentError naming a bad one; NumPy ids as ints
         view = information_state if self.perfect_recall else observation
         if node is self._initial:  # asked for on every observation_tensor() call (see _Setup): kept apart
             first = self._first.get(player)

@@ -31,7 +31,6 @@ engine below them is functions of ``(game, position)``:
 
 from __future__ import annotations
 
-import numbers
 import secrets
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
@@ -650,10 +649,12 @@ class GameState:
         The generator is part of the state, so a copy sampled as it is would
         know the dice the real game is going to roll.  Search agents explore
         from reseeded copies (seeded from their own generator) so that they
-        only see what their player may see.
+        only see what their player may see.  ``seed`` as in
+        :meth:`Game.new_initial_state`: from ``-2**63`` to ``2**64 - 1``
+        (a larger one is refused, as there: it was taken modulo ``2**64``).
         """
-        if type(seed) is not int:  # the common case is one test (search agents reseed every rollout)
-            seed = _integer(seed)
+        if type(seed) is not int or not -(1 << 63) <= seed <= MASK:  # (one test in the common case: every rollout)
+            seed = check_int("seed", seed, minimum=-(1 << 63), maximum=MASK)
         new = self.position.copy()
         new.rng = seed & MASK
         return GameState(self.game, new, auto_chance=self._auto)
@@ -859,13 +860,6 @@ class GameState:
         always sound; this is for states edited by hand.
         """
         return serialize.problems(self.game, self.position)
-
-
-def _integer(seed: object) -> int:
-    """``seed`` as an ``int`` (a NumPy integer too), or InvalidArgumentError naming it."""
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise InvalidArgumentError(f"seed must be an integer, got {shown(seed)}")
-    return int(seed)
 
 
 def _read_only(values: list[int]) -> np.ndarray:

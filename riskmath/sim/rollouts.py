@@ -57,7 +57,13 @@ def _cap(state: GameState, max_turns: int | None) -> int:
     if max_turns is not None:  # (counted from the state's turn: the game's cap is the sum, within the rules' bound)
         return state.turn + check_int("max_turns", max_turns, minimum=1, maximum=MAX_OPTION - state.turn)
     own = state.game.max_turns
-    return state.turn + DEFAULT_MORE_TURNS if own is None else max(own, state.turn)
+    if own is not None:
+        return max(own, state.turn)
+    if state.turn >= MAX_OPTION:  # (a state built at the rules' last turn: no cap of ours fits after it)
+        raise InvalidArgumentError(
+            f"the state is at turn {state.turn}, the last a game may reach: no turn is left to play"
+        )
+    return min(state.turn + DEFAULT_MORE_TURNS, MAX_OPTION)  # (a state built near the rules' last turn: up to it)
 
 
 def victory_probabilities(

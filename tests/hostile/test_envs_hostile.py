@@ -359,3 +359,89 @@ def test_junk_for_resampling_is_named(value):
     if not isinstance(value, int) or isinstance(value, bool):
         with pytest.raises(InvalidArgumentError, match="seed must be an integer"):
             resample_hidden(state.risk_state, 0, value)
+
+
+# -- the third hostile review (2026-12-03): the environments' public helpers --------------------------------
+
+
+def _reinforcing() -> rm.GameState:
+    game = rm.Game(2, board="south_america_africa")
+    state, rng, agent = game.new_initial_state(seed=1, auto_chance=True), random.Random(0), AggressiveAgent()
+    while state.phase is not rm.Phase.REINFORCE:
+        state = state.apply(agent.act(state, rng))
+    return state
+
+
+def test_a_count_choice_built_wrong_is_refused_by_the_codec():
+    """A hand-built CountChoice past its range, with a wrong range, an unknown kind or territory had a mask that
+    disagreed with decode (and decoded to an illegal action); the codec now names it."""
+    from riskmath.envs import CountChoice
+
+    state = _reinforcing()
+    codec = ActionCodec(state.game)
+    mine = next(t for t in range(len(state.game.board)) if state.position.owner[t] == state.current_player)
+    pool, add_one = state.pool, codec.layout["count"].start
+    for bad in [
+        CountChoice(state, "place", mine, -1, 1, pool + 1, 0),  # a range past the pool
+        CountChoice(state, "place", mine, -1, 1, pool, pool + 5),  # a count past the range
+        CountChoice(state, "place", mine, -1, 1, pool, -1),
+        CountChoice(state, "nonsense", mine, -1, 1, pool),
+        CountChoice(state, "place", 99, -1, 1, pool),
+        CountChoice(state, "fortify", mine, mine, 1, pool),
+    ]:
+        for call in (codec.mask, codec.legal_ids, lambda node: codec.decode(node, add_one)):
+            with pytest.raises(InvalidArgumentError, match="is not a count choice of its state"):
+                call(bad)
+    good = CountChoice(state, "place", mine, -1, 1, pool)
+    assert codec.legal_ids(good)[0] == add_one
+    assert codec.decode(good, add_one) == CountChoice(state, "place", mine, -1, 1, pool, 1)
+
+
+def test_the_public_helpers_name_bad_arguments():
+    from riskmath.envs import information_state, observation
+
+    state = _reinforcing()
+    for call in (observation, information_state):
+        with pytest.raises(InvalidArgumentError, match="scaled must be True or False, got 'no'"):
+            call(state, 0, scaled="no")
+    with pytest.raises(InvalidArgumentError, match="ids must be a sequence of action ids"):
+        ActionCodec(state.game).play(state, 3)
+    for seed in (2**64, -(2**63) - 1, 1.5, True):
+        with pytest.raises(InvalidArgumentError, match="seed must be"):
+            state.reseeded(seed)
+    assert state.reseeded(np.int64(7)).position.rng == 7
+    assert state.reseeded(-1).position.rng == 2**64 - 1
+
+
+def test_openspiel_observer_and_resampler_name_bad_arguments():
+    pyspiel = pytest.importorskip("pyspiel")
+    from riskmath.envs.openspiel import register
+
+    register()
+    game = pyspiel.load_game("python_risk", {"players": 3, "board": "south_america_africa_europe", "max_turns": 5})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    observer = game.make_py_observer()
+    for bad in (-1, 3, True, 1.0, "0"):
+        with pytest.raises(InvalidArgumentError, match=r"player must be a player id in 0\.\.2"):
+            observer.set_from(state, bad)
+    observer.set_from(state, np.int64(2))  # a NumPy id is an id
+    np.testing.assert_array_equal(observer.tensor, rm.envs.observation(state.node, 2))
+    with pytest.raises(InvalidArgumentError, match="probability_sampler must be a callable"):
+        state.resample_from_infostate(0, 0.5)
+
+
+def test_victory_probabilities_at_the_last_turn_a_game_may_reach():
+    """A state built near the rules' last turn: the default cap stops there (it once named ``max_turns``, which
+    the caller never passed); at the last turn itself the error says so."""
+    from riskmath.game.rules import MAX_OPTION
+
+    game = rm.Game(2)
+    names = game.board.territories
+    owners = {n: i % 2 for i, n in enumerate(names)}
+    near = game.position(owners, dict.fromkeys(names, 2), turn=MAX_OPTION - 10, seed=1)
+    assert rm.victory_probabilities(near, "random", n_games=2)["games"].tolist() == [2, 2]
+    last = game.position(owners, dict.fromkeys(names, 2), turn=MAX_OPTION, seed=1)
+    with pytest.raises(InvalidArgumentError, match="no turn is left to play"):
+        rm.victory_probabilities(last, "random", n_games=2)
