@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from game_helpers import tiered
 from hypothesis import given
@@ -528,7 +531,13 @@ def random_setup(game, kind, rng):
         return dict(owners=owners, armies=armies, current_player=(first + claimed) % players, phase="claim") | extra
     owners = {name: i % game.owners for i, name in enumerate(names)}
     armies = {name: rng.randint(1, 3) for name in names}
-    left = {o: rng.randint(0, game.starting_armies[o]) for o in range(game.owners)} | {0: rng.randint(1, 5)}
+    on_board = {o: sum(armies[n] for n in names if owners[n] == o) for o in range(game.owners)}
+    for o, count in on_board.items():  # (never more than the set-up gives an owner: one army a territory then)
+        if count + (o == 0) > game.starting_armies[o]:  # (owner 0 keeps one army to place)
+            armies |= {n: 1 for n in names if owners[n] == o}
+            on_board[o] = sum(armies[n] for n in names if owners[n] == o)
+    left = {o: rng.randint(0, max(0, game.starting_armies[o] - on_board[o])) for o in range(game.owners)}
+    left[0] = max(1, left[0])  # (something left to place)
     return dict(owners=owners, armies=armies, current_player=rng.randrange(players), phase="place",
                 armies_left=left) | extra  # fmt: skip
 
@@ -604,6 +613,8 @@ def test_inconsistent_placements_are_refused_by_name():
         GAME.position(OWNERS, every, phase="place", armies_left={0: 0})
     with pytest.raises(rm.InvalidArgumentError, match=r"armies_left\[1\] must be"):
         GAME.position(OWNERS, every, phase="place", armies_left={1: 36})
+    with pytest.raises(rm.InvalidArgumentError, match="owner 0 has 700 armies on the board and armies_left 35, more"):
+        GAME.position(OWNERS, dict.fromkeys(OWNERS, 50), phase="place", armies_left={0: 35, 1: 35, 2: 35})
     with pytest.raises(rm.InvalidArgumentError, match="a key of armies_left is 3, not an owner id"):
         GAME.position(OWNERS, every, phase="place", armies_left={3: 1})
     with pytest.raises(rm.InvalidArgumentError, match="first is for the set-up phases"):
@@ -668,3 +679,87 @@ def test_moved_is_refused_outside_the_experts_fortification():
     experts = rm.Game(3, rm.Rules.preset("us_1993_experts"))
     with pytest.raises(rm.InvalidArgumentError, match="not phase 'attack'"):
         experts.position(owners, dict.fromkeys(names, 3), phase="attack", moved=["Alaska"])
+
+
+# -- trade_down and bonus_taken (hostile outside-client review, 2026-12-03) -----------------------------------
+
+
+def _elimination():
+    """A three-player 1993 game where player 0's capture of Ural eliminates player 2 and brings 6 cards: the state
+    at the occupation (played) and the board to build it from."""
+    from riskmath.game.actions import Attack
+
+    game = rm.Game(3)
+    names = game.board.territories
+    owners = {n: 1 for n in names} | {"Ukraine": 0, "Ural": 2}
+    armies = dict.fromkeys(names, 1) | {"Ukraine": 10}
+    cards = {0: ["Alaska", "Peru", "Brazil"], 2: ["Egypt", "Congo", "Madagascar"]}
+    state = game.position(owners, armies, phase="attack", seed=1, cards=cards)
+    state = state.apply(Attack("Ukraine", "Ural", 3))
+    played = state.apply(next(o for o, _ in state.chance_outcomes() if o.defender_losses == 1))
+    return game, played, owners | {"Ural": 0}, {n: played.armies(n) for n in names}
+
+
+def _without_rng(state):
+    data = json.loads(state.to_json())
+    data.pop("rng")
+    return data
+
+
+def test_an_occupation_after_an_elimination_is_built_with_its_trade_down():
+    """The capture that eliminated a player and brought a hand to trade down: ``trade_down=True`` builds the state
+    play reaches (it went on to ATTACK instead of TRADE_DOWN, and a hand of 7 was refused)."""
+    game, played, owners, armies = _elimination()
+    assert played.phase is rm.Phase.OCCUPY
+    assert played.position.trade_down
+    built = game.position(owners, armies, phase="occupy", captured=True, occupy=played.capture,
+                          cards={0: list(played.cards(0))}, killed_by={2: 0}, seed=1, trade_down=True)  # fmt: skip
+    assert _without_rng(built) == _without_rng(played)
+    occupy = played.legal_actions()[0]
+    assert built.apply(occupy).phase is played.apply(occupy).phase is rm.Phase.TRADE_DOWN
+    assert rm.GameState.from_json(built.to_json()).position == built.position
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"trade_down": 1}, "trade_down must be True or False, got 1"),
+        ({"killed_by": {2: 1}}, "no player is out by current_player 0's hand"),
+        ({"phase": "attack", "captured": False, "occupy": None}, "trade_down=True is for phase 'occupy'"),
+        ({"cards": {0: ["Alaska", "Peru"]}}, "trade_down is set with 2 cards in hand"),
+    ],
+)
+def test_a_trade_down_that_play_cannot_reach_is_refused(changes, message):
+    game, played, owners, armies = _elimination()
+    kwargs = {"phase": "occupy", "captured": True, "occupy": played.capture, "cards": {0: list(played.cards(0))}}
+    kwargs |= {"killed_by": {2: 0}, "seed": 1, "trade_down": True}
+    kwargs |= changes
+    if kwargs["phase"] == "attack":
+        armies = armies | {"Ural": 1}
+    with pytest.raises(rm.InvalidArgumentError, match=re.escape(message)):
+        game.position(owners, armies, **kwargs)
+
+
+def test_the_bonus_taken_this_turn_is_built_and_checked():
+    """A set traded this turn already brought its territory-card bonus (once a turn in the 1993 rules): a
+    built attack with ``bonus_taken=2`` gives no second bonus on a trade-down, as play does not."""
+    game = rm.Game(3)
+    names = game.board.territories
+    owners = {n: 1 for n in names} | {"Ukraine": 0, "Iceland": 0}
+    armies = dict.fromkeys(names, 1) | {"Ukraine": 10}
+    with_bonus = game.position(owners, armies, phase="attack", sets_traded=1, bonus_taken=2, seed=1)
+    assert with_bonus.position.bonus_taken == 2
+    assert rm.GameState.from_json(with_bonus.to_json()).position.bonus_taken == 2
+    for changes, message in [
+        ({"phase": "reinforce"}, "bonus_taken=2 at phase 'reinforce'"),
+        ({"sets_traded": 0}, "bonus_taken is 2, but no set was ever traded"),
+        ({"bonus_taken": -1}, "bonus_taken must be >= 0, got -1"),
+        ({"bonus_taken": 1.0}, "bonus_taken must be an integer"),
+    ]:
+        kwargs = {"phase": "attack", "sets_traded": 1, "bonus_taken": 2, "seed": 1} | changes
+        with pytest.raises(rm.InvalidArgumentError, match=re.escape(message)):
+            game.position(owners, armies, **kwargs)
+    with pytest.raises(rm.InvalidArgumentError, match="bonus_taken is 2 where no territory-card bonus is received"):
+        rm.Game(3, rm.Rules(territory_card_bonus="none")).position(
+            owners, armies, phase="attack", sets_traded=1, bonus_taken=2, seed=1
+        )

@@ -143,8 +143,9 @@ def _card_name(game: GameContext, card: object, player: int) -> str:
         raise InvalidArgumentError(f"cards[{player}]: unknown card {card!r} ({error})") from None
 
 
-def _hands(game: GameContext, cards: object, headquarters: set[str]) -> list[list[str]]:
-    """Every player's hand (canonical card names), checked against the deck."""
+def _hands(game: GameContext, cards: object, headquarters: set[str], trader: int = -1) -> list[list[str]]:
+    """Every player's hand (canonical card names), checked against the deck; ``trader`` (if a player) is trading
+    down the cards of a player it has just eliminated, and may hold more."""
     hands: list[list[str]] = [[] for _ in range(game.players)]
     if cards is None:
         return hands
@@ -176,14 +177,13 @@ def _hands(game: GameContext, cards: object, headquarters: set[str]) -> list[lis
     if wilds > deck[WILD]:
         raise InvalidArgumentError(f"cards: {wilds} wild cards in the hands, but the deck has {deck[WILD]}")
     rules = game.rules
-    most = most_cards(game)  # the same limit as a saved state's (not trading down at the start of a turn)
-    if most is not None:
-        for player, hand in enumerate(hands):
-            if len(hand) > most:
-                raise InvalidArgumentError(
-                    f"cards[{player}] holds {len(hand)} cards, more than the rules allow ({most}: forced_trade_at="
-                    f"{rules.forced_trade_at}, elimination_trade_at={rules.elimination_trade_at})"
-                )
+    for player, hand in enumerate(hands):
+        most = most_cards(game, trading_down=player == trader)  # a saved state's limit too
+        if most is not None and len(hand) > most:
+            raise InvalidArgumentError(
+                f"cards[{player}] holds {len(hand)} cards, more than the rules allow ({most}: forced_trade_at="
+                f"{rules.forced_trade_at}, elimination_trade_at={rules.elimination_trade_at})"
+            )
     return hands
 
 
@@ -396,6 +396,13 @@ def _build_setup(
                 "phase 'place': armies_left has nothing left to place (the set-up is over: build the first turn "
                 "with phase='reinforce')"
             )
+        for o in range(game.owners):  # the set-up's armies are on the board or still to place: never more
+            on_board = sum(a for a, who in zip(army, owner, strict=True) if who == o)
+            if on_board + left[o] > game.starting_armies[o]:
+                raise InvalidArgumentError(
+                    f"phase 'place': owner {o} has {on_board} armies on the board and armies_left {left[o]}, "
+                    f"more than the {game.starting_armies[o]} the set-up gives it in all"
+                )
     deck = list(game.territory_cards) if game.claiming else []
     pos = Position.initial(n, players, deck=deck, setup_left=left, rng=rng)
     pos.owner, pos.armies = owner, army
@@ -430,6 +437,8 @@ def build_position(
     first: object = None,
     armies_left: object = None,
     moved: object = None,
+    trade_down: object = False,
+    bonus_taken: object = 0,
 ) -> Position:
     """The position at the start of ``current_player``'s turn, or at a later decision of it, or in the set-up.
 
@@ -440,7 +449,8 @@ def build_position(
         defaults: dict[str, object] = {"cards": None, "sets_traded": 0, "turn": 1, "capitals": None, "killed_by": None}
         supplied: dict[str, object] = {"cards": cards, "sets_traded": sets_traded, "turn": turn, "capitals": capitals}
         supplied |= {"killed_by": killed_by, "captured": captured, "occupy": occupy, "moved": moved}
-        defaults |= {"captured": False, "occupy": None, "moved": None}
+        supplied |= {"trade_down": trade_down, "bonus_taken": bonus_taken}
+        defaults |= {"captured": False, "occupy": None, "moved": None, "trade_down": False, "bonus_taken": 0}
         wrong = [k for k, v in supplied.items() if not (v is defaults[k] or (type(v) is int and v == defaults[k]))]
         if wrong:
             raise InvalidArgumentError(
@@ -471,7 +481,14 @@ def build_position(
     chosen_missions = _missions(game, missions)
     chosen_capitals = _capitals(game, capitals)
     names = game.board.territories
-    hands = _hands(game, cards, headquarters_cards(game, chosen_capitals))
+    if not isinstance(trade_down, bool):
+        raise InvalidArgumentError(f"trade_down must be True or False, got {shown(trade_down)}")
+    if trade_down and chosen_phase is not Phase.OCCUPY:
+        raise InvalidArgumentError(
+            f"trade_down=True is for phase 'occupy' (the capture that eliminated a player, whose cards must be "
+            f"traded down after the occupation), not phase {chosen_phase.value!r}"
+        )
+    hands = _hands(game, cards, headquarters_cards(game, chosen_capitals), player if trade_down else -1)
     for p, hand in enumerate(hands):
         if hand and not alive[p]:
             raise InvalidArgumentError(f"cards[{p}] holds {len(hand)} card(s) but player {p} holds no territory")
@@ -503,6 +520,20 @@ def build_position(
     start_turn_at(game, pos, player, turn)
     _enter_phase(game, pos, chosen_phase, captured, capture)
     pos.moved = _moved(game, moved, chosen_phase, owner, player)
+    if trade_down:
+        if not any(not alive[p] and killers[p] == player for p in range(game.players)):
+            raise InvalidArgumentError(
+                f"trade_down=True, but no player is out by current_player {player}'s hand (killed_by names the victim)"
+            )
+        pos.trade_down = True
+    taken = check_int("bonus_taken", bonus_taken, minimum=0, maximum=BIG)
+    if taken:
+        if chosen_phase is Phase.REINFORCE:
+            raise InvalidArgumentError(
+                f"bonus_taken={taken} at phase 'reinforce', the start of the turn: no set is traded yet "
+                "(build the state after the trade, or apply the TradeCards)"
+            )
+        pos.bonus_taken = taken
     found = problems(game, pos)
     if found and chosen_phase is not Phase.REINFORCE:  # the phase's own invariants, named
         raise InvalidArgumentError(f"no sound position at phase {chosen_phase.value!r}: " + "; ".join(found))

@@ -167,6 +167,8 @@ class Game(GameContext):
         first: int | None = None,
         armies_left: Mapping[int, int] | None = None,
         moved: Iterable[Any] | None = None,
+        trade_down: bool = False,
+        bonus_taken: int = 0,
     ) -> GameState:
         """A position set up by hand: the state at the start of ``current_player``'s turn, or at a later decision.
 
@@ -252,13 +254,27 @@ class Game(GameContext):
             ``current_player``).
         armies_left : mapping of int to int, optional
             With ``phase="place"`` (and only then): the set-up armies each
-            owner (players, then neutrals) still has to place, at most its
-            starting armies; owners left out have none.
+            owner (players, then neutrals) still has to place; owners left
+            out have none.  With its armies on the board, at most its
+            starting armies (in play the two make exactly the starting
+            armies; fewer is taken, for a study that leaves some out).
         moved : collection of territories, optional
             With ``phase="fortify"`` under the experts' fortification
             (``Rules(fortify="experts")``) only: the territories
             ``current_player`` has already moved armies out of or into this
             turn (each may take part in one move a turn); by default none.
+        trade_down : bool, default False
+            With ``phase="occupy"`` only: the capture eliminated a player
+            (named in ``killed_by``, by ``current_player``) and its cards,
+            already in ``cards[current_player]``, make a hand the rules
+            trade down after the occupation (``Rules.elimination_trade_at``;
+            the hand may then hold more than the usual limit).  The state
+            goes on to ``TRADE_DOWN`` after the ``Occupy``, as in play.
+        bonus_taken : int, default 0
+            From phase ``"attack"`` on: the territory-card bonus armies
+            ``current_player`` has already received this turn (the 1993
+            rules give it once a turn: a set traded down later gives no
+            more); 0 at ``"reinforce"``, where no set is traded yet.
 
         Returns
         -------
@@ -335,6 +351,8 @@ class Game(GameContext):
             first=first,
             armies_left=armies_left,
             moved=moved,
+            trade_down=trade_down,
+            bonus_taken=bonus_taken,
         )
         return GameState(self, position, auto_chance=auto_chance)
 
