@@ -160,8 +160,10 @@ def observation_layout(game: Game | GameState) -> Mapping[str, slice]:
     --------
     >>> import riskmath as rm
     >>> layout = observation_layout(rm.Game(3))
-    >>> layout["owner"], layout["armies"], list(layout)[-1]
-    (slice(0, 168, None), slice(168, 210, None), 'choice')
+    >>> layout["owner"], layout["armies"], list(layout)[-2:]
+    (slice(0, 168, None), slice(168, 210, None), ['choice', 'piles'])
+    >>> layout["piles"]    # empty: three players choose no piles
+    slice(636, 636, None)
     """
     return _layout(_game_of(game), False)
 
