@@ -5,6 +5,16 @@ maximum dice (which the theory page shows is optimal for capturing), a stack
 attacks with every army but the one that must stay, and nothing else moves in
 between.  Neutral owners (two-player games) never attack.
 
+The odds are exact (those of :func:`riskmath.battle` and
+:func:`riskmath.conquest`, read from cached grids) up to 2,048 armies a
+side.  A battle or a chain with more on both sides is estimated from the
+same battle scaled down to 2,048 in proportion, in bounded memory and time:
+a guide, not exact odds (3,000 attackers against 3,300 read 0.956 where
+``battle`` gives 0.985).  A stack far larger than the other side is read at
+``4 x + 40`` against ``x``, where failing has a chance below 1e-12, so that
+answer is exact to 1e-12.  For exact odds of big battles, ask
+:func:`riskmath.battle` or :func:`riskmath.conquest` directly.
+
 :func:`threats` and :func:`reinforcement_outlook` describe the board as it
 stands; :func:`continent_outlook` looks one turn ahead for one player along
 routes found on the board; :func:`position_value` sums documented terms into

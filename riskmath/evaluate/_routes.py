@@ -123,8 +123,16 @@ def shares(total: int, weights: Sequence[int]) -> list[int]:
     whole = sum(weights)
     if whole == 0 or total <= 0:
         return [0] * len(weights)
-    raw = [total * w / whole for w in weights]
-    parts = [int(r) for r in raw]
-    for k in sorted(range(len(raw)), key=lambda k: parts[k] - raw[k])[: total - sum(parts)]:
+    if total * max(weights) < 1 << 53:  # every product exact in a float: the split the agents have always made
+        raw = [total * w / whole for w in weights]
+        parts = [int(r) for r in raw]
+        for k in sorted(range(len(raw)), key=lambda k: parts[k] - raw[k])[: total - sum(parts)]:
+            parts[k] += 1
+        return parts
+    # Past that, in integers, so that any total splits exactly (the floats overflowed, or placed more than the
+    # total): each part the floor of total * w / whole, then one more to the largest remainders, the first on ties.
+    parts = [total * w // whole for w in weights]
+    remainders = [total * w % whole for w in weights]
+    for k in sorted(range(len(weights)), key=lambda k: -remainders[k])[: total - sum(parts)]:
         parts[k] += 1
     return parts

@@ -78,7 +78,7 @@ def rule_features(game: GameContext) -> tuple[float, ...]:
         max(1.0 - card_value, 0.0),
         max(card_value - 1.0, 0.0),
         max(3 - rules.min_reinforcement, 0) / 3,
-        float(rules.board != "classic"),
+        float(game.board.name != "classic"),  # the board played on (Game(board=...) too), not only Rules.board
         float(rules.max_armies_per_territory is not None),
         float(rules.fortify != "adjacent"),
         float(rules.territory_card_bonus == "none"),

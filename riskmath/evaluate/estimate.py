@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from importlib import resources
 from operator import mul
@@ -136,12 +137,12 @@ def check_lineup(lineup: object, name: str = "lineup") -> str | None:
 
 
 #: Each variant's weights for a game (line-up, rules, players): the feature weights and each seat's agent term.
-_FOR_GAME: dict[tuple[str, object, int], tuple[list[float], list[float]]] = {}
+_FOR_GAME: dict[tuple[str, object, int, str], tuple[list[float], list[float]]] = {}
 
 
 def _variant(lineup: str, game: GameContext) -> tuple[list[float], list[float]]:
     """A line-up variant's weights under ``game``'s rules, ``W @ [1, r]``, split into features and seat terms."""
-    key = (lineup, game.rules, game.players)
+    key = (lineup, game.rules, game.players, game.board.name)  # (the board: a feature of its own)
     found = _FOR_GAME.get(key)
     if found is None:
         r = (1.0, *rule_features(game))
@@ -439,14 +440,30 @@ def calibration_table(predicted: Any, outcomes: Any, *, bins: int = 10) -> pd.Da
 
     bins = check_int("bins", bins, minimum=1, maximum=10_000)
     try:
-        p = np.asarray(predicted, dtype=float).ravel()
-    except (TypeError, ValueError, OverflowError):
+        given = np.asarray(predicted) if predicted is not None else None
+    except (TypeError, ValueError):  # (ragged nested sequences)
         raise InvalidArgumentError(
             f"predicted must be probabilities in [0, 1] (a sequence of numbers), got {shown(predicted)}"
         ) from None
+    numeric = given is not None and (
+        given.dtype.kind in "biuf"
+        or (given.dtype.kind == "O" and all(isinstance(v, numbers.Real) for v in given.ravel()))  # (Fractions)
+    )
+    if not numeric:  # (strings, None, other objects: as outcomes are refused)
+        kind = "None" if given is None else f"an array of {given.dtype}"
+        raise InvalidArgumentError(f"predicted must be probabilities in [0, 1] (numbers), got {kind}")
+    assert given is not None
+    try:
+        p = given.astype(float).ravel()
+    except OverflowError:  # (a Fraction too large for a float: not a probability)
+        raise InvalidArgumentError(f"predicted must be probabilities in [0, 1], got {shown(predicted)}") from None
     raw = np.asarray(outcomes)
     if raw.dtype.kind not in "biuf":
         raise InvalidArgumentError(f"outcomes must be 0 or 1, got an array of {raw.dtype}")
+    if given.ndim > 1 and given.shape != raw.shape:  # (flat arrays of one length pair up; shaped ones must match)
+        raise InvalidArgumentError(
+            f"predicted and outcomes must have the same shape, got {given.shape} and {raw.shape}"
+        )
     y = raw.astype(float).ravel()
     if p.size == 0 or p.size != y.size:
         raise InvalidArgumentError(

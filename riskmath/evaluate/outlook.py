@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -104,8 +106,9 @@ def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
         Indexed by ``territory``: ``owner``, ``armies``, ``attacker`` (the
         enemy neighbor with the most armies, missing if none), ``attacker_owner``,
         ``attackers`` (its armies able to attack) and ``fall_probability``
-        (``riskmath.battle(attackers, armies).win_probability``; 0 when no
-        enemy borders it).  Neutral owners never attack.
+        (``riskmath.battle(attackers, armies).win_probability``, estimated
+        past 2,048 armies on both sides as the package docstring says; 0
+        when no enemy borders it).  Neutral owners never attack.
 
     Notes
     -----
@@ -165,9 +168,10 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
         rules' ``max(min, T / divisor)``), ``continent_bonus`` (continents held
         entirely), ``continents`` (their names), ``cards``, ``holds_set`` and
         ``next_set_value`` (the next set traded in the game, by anyone; for a
-        fixed table, the value of the best set in the hand, 0 without a set),
-        and ``total`` = territory armies + continent bonus (cards excluded).
-        An eliminated player receives nothing: its row is all 0.
+        fixed table, the value of the best set in the hand, 0 without a set;
+        0 under rules without cards), and ``total`` = territory armies +
+        continent bonus (cards excluded).  An eliminated player receives
+        nothing: its row is all 0 (no continents, no set).
 
     Examples
     --------
@@ -199,7 +203,9 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
         names = list(state.cards(p))
         hand = [game.cards[c] for c in names]
         holds = holds_set(game, names)
-        if rules.set_values.kind == "progressive":
+        if rules.cards == "none" or not state.alive(p):  # no set is ever traded, or not by this player
+            next_value = 0
+        elif rules.set_values.kind == "progressive":
             next_value = rules.set_values.value(state.sets_traded + 1)
         else:
             values = [
@@ -279,8 +285,9 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     armies at hand are placed on the sources in proportion to the defenders
     on their paths, and a source serving several paths splits its armies in
     the same proportion.  Of these candidates (up to seven per group of
-    connected enemy territories), the one with the best exact odds
-    (:func:`riskmath.conquest`) is kept.  Routes stay inside the continent; a part of it that no
+    connected enemy territories), the one with the best odds
+    (:func:`riskmath.conquest`'s, exact up to 2,048 armies a side and
+    estimated past it, see :mod:`riskmath.evaluate`) is kept.  Routes stay inside the continent; a part of it that no
     territory of the player borders makes the probability 0.
 
     Examples
@@ -563,7 +570,10 @@ def _check_armies(armies: object) -> int:
 
 # -- one number per player --------------------------------------------------------------
 #: Default weights of :func:`position_value`'s terms.
-VALUE_WEIGHTS: Mapping[str, float] = {"territories": 0.2, "armies": 0.35, "income": 0.45, "exposure": 0.25}
+#: The default weights (read-only: a mapping proxy, so that no caller changes every later default).
+VALUE_WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {"territories": 0.2, "armies": 0.35, "income": 0.45, "exposure": 0.25}
+)
 
 
 def _card_value(state: GameState, player: int) -> float:
@@ -681,14 +691,20 @@ def position_value(state: GameState, *, weights: Mapping[str, float] | None = No
     check_state(state)
     import pandas as pd
 
-    chosen = dict(VALUE_WEIGHTS if weights is None else weights)
+    if weights is not None and not isinstance(weights, Mapping):
+        raise InvalidArgumentError(
+            f"weights must be a mapping of {sorted(VALUE_WEIGHTS)} to numbers, got {shown(weights)}"
+        )
+    chosen: dict[str, object] = dict(VALUE_WEIGHTS if weights is None else weights)
     if set(chosen) != set(VALUE_WEIGHTS) or any(
-        isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w < math.inf for w in chosen.values()
+        isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real) or not 0 <= float(w) < math.inf
+        for w in chosen.values()
     ):
         raise InvalidArgumentError(
             f"weights must give finite non-negative numbers for exactly {sorted(VALUE_WEIGHTS)}, got {weights!r}"
         )
+    plain = {term: float(w) for term, w in chosen.items()}  # type: ignore[arg-type]  # (checked: real numbers)
     terms: dict[str, Any] = _terms(state)
     frame = pd.DataFrame(terms, index=pd.RangeIndex(state.game.players, name="player"))
-    frame["value"] = _values(state, chosen)
+    frame["value"] = _values(state, plain)
     return frame

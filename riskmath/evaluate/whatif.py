@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, cast
 
+from riskmath._validation import as_int
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate._features import BoardReader, card_unit, feature_rows
 from riskmath.evaluate._rule_features import extra_features
@@ -116,8 +117,10 @@ class WhatIf:
     def __init__(self, state: GameState, player: int, *, lineup: str | None = None) -> None:
         state = check_state(state)
         game = state.game
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
+        seat = as_int(player)  # (a NumPy integer too, as everywhere)
+        if seat is None or not 0 <= seat < game.players:
             raise InvalidArgumentError(f"player must be a player of the game (0 to {game.players - 1}), got {player!r}")
+        player = seat
         pos = state.position
         if -1 in pos.owner or state.phase in _NOT_PLAYING:
             raise InvalidArgumentError(f"state must be past the set-up and the game not over, got {state!r}")

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -42,10 +43,12 @@ CHART_LIMIT = 300
 
 
 def _number(value: Any, digits: int) -> str:
-    """A float with ``digits`` decimals (Fractions too); a dash for a missing value."""
+    """A float with ``digits`` decimals (Fractions too); a dash for a missing value (None, or NaN: a step of a
+    conquest that is never reached has no expected armies, and the table's float column holds NaN there)."""
     if value is None:
         return "-"
-    return f"{float(value):.{digits}f}"
+    number = float(value)
+    return "-" if math.isnan(number) else f"{number:.{digits}f}"
 
 
 def _rows(rows: list[tuple[str, str]]) -> str:

@@ -195,3 +195,90 @@ def test_a_placement_made_elsewhere_is_planned_afresh(name):
     overridden = start.apply(PlaceArmies(elsewhere, first.armies))
     assert overridden.pool > 0
     assert reused.act(overridden, random.Random(1)) == _fresh(name).act(overridden, random.Random(1))
+
+
+# -- the evaluation layer, asked as a hostile notebook would (review of 2026-12-03) ---------------------------
+
+
+def test_the_lineup_estimate_reads_the_board_played_on():
+    """``Game(board=...)`` and ``Game(Rules(board=...))`` are the same game: the line-up estimate read the
+    ``other_board`` feature from ``Rules.board`` only, and gave the two different numbers."""
+    from riskmath.evaluate.whatif import WhatIf
+
+    by_game = rm.Game(3, board="south_america_africa")
+    by_rules = rm.Game(3, rm.Rules(board="south_america_africa"))
+    names = by_game.board.territories
+    owners, armies = {n: i % 3 for i, n in enumerate(names)}, {n: 2 + i for i, n in enumerate(names)}
+    first, second = (g.position(owners, armies, seed=1) for g in (by_game, by_rules))
+    for lineup in (None, "odds", "aggressive"):
+        assert (
+            evaluate.estimate_victory_probabilities(first, lineup=lineup).tolist()
+            == evaluate.estimate_victory_probabilities(second, lineup=lineup).tolist()
+        )
+    assert WhatIf(first, 0, lineup="odds").chance() == WhatIf(second, 0, lineup="odds").chance()
+
+
+def test_position_value_weights_are_a_mapping_of_real_numbers():
+    import numpy as np
+
+    state = rm.play(rm.Game(3, max_turns=4), [AGENTS["aggressive"]()] * 3, seed=2).final
+    for bad in ([1, 2, 3, 4], "abc", 5):
+        with pytest.raises(InvalidArgumentError, match="weights must be a mapping"):
+            evaluate.position_value(state, weights=bad)
+    numpy_weights = {"territories": np.float32(0.25), "armies": np.int64(1), "income": 0.5, "exposure": 0}
+    plain = {"territories": 0.25, "armies": 1.0, "income": 0.5, "exposure": 0.0}
+    assert (
+        evaluate.position_value(state, weights=numpy_weights)["value"].tolist()
+        == evaluate.position_value(state, weights=plain)["value"].tolist()
+    )
+    with pytest.raises(TypeError):
+        evaluate.VALUE_WEIGHTS["armies"] = 5  # type: ignore[index]  # the defaults are read-only
+
+
+def test_whatif_takes_a_numpy_seat_and_shares_split_any_total(decision):
+    import numpy as np
+
+    from riskmath.evaluate._routes import shares
+    from riskmath.evaluate.whatif import WhatIf
+
+    assert WhatIf(decision, np.int64(1)).chance() == WhatIf(decision, 1).chance()
+    for total, weights in [(10**18 + 7, [3, 7, 11]), (10**400, [1, 2]), (2**60, [5, 5, 5])]:
+        parts = shares(total, weights)
+        assert sum(parts) == total
+        assert min(parts) >= 0
+    assert shares(32, [5, 14, 29]) == [3, 10, 19]  # in float range, the split the agents have always made
+
+
+def test_reinforcement_outlook_of_the_eliminated_and_without_cards():
+    game = rm.Game(3, max_turns=200)
+    final = rm.play(game, [AGENTS["aggressive"]()] * 3, seed=3).final
+    out = [p for p in range(3) if not final.alive(p)]
+    assert out
+    table = evaluate.reinforcement_outlook(final)
+    for p in out:
+        assert table.loc[p, "next_set_value"] == 0
+        assert table.loc[p, "total"] == 0
+    names = rm.Game(3).board.territories
+    owners = {n: i % 3 for i, n in enumerate(names)}
+    cardless = rm.Game(3, rm.Rules(cards="none")).position(owners, dict.fromkeys(names, 2))
+    assert evaluate.reinforcement_outlook(cardless)["next_set_value"].tolist() == [0, 0, 0]
+
+
+def test_calibration_table_takes_numbers_only_and_matching_shapes():
+    from fractions import Fraction
+
+    import numpy as np
+
+    strings = np.array(["0.5"], dtype=object)
+    for bad, message in [(["0.5"], "got an array of <U3"), (None, "got None"), (strings, "object")]:
+        with pytest.raises(InvalidArgumentError, match=message):
+            evaluate.calibration_table(bad, [1])
+    with pytest.raises(InvalidArgumentError, match="the same shape"):
+        evaluate.calibration_table(np.full((2, 3), 0.5), np.ones(6))
+    exact = evaluate.calibration_table([Fraction(1, 3), Fraction(1, 2)], [1, 0])
+    assert exact.equals(evaluate.calibration_table([1 / 3, 0.5], [1, 0]))
+
+
+def test_a_conquest_table_in_a_notebook_shows_a_dash_for_unreached_steps():
+    for conquest in (rm.conquest(1, [5, 5]), rm.conquest(3, [1, 1, 1, 1, 1])):
+        assert "nan" not in conquest._repr_html_()
