@@ -287,7 +287,8 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     the same proportion.  Of these candidates (up to seven per group of
     connected enemy territories), the one with the best odds
     (:func:`riskmath.conquest`'s, exact up to 2,048 armies a side and
-    estimated past it, see :mod:`riskmath.evaluate`) is kept.  Routes stay inside the continent; a part of it that no
+    estimated past it, as the ``riskmath.evaluate`` docstring says) is
+    kept.  Routes stay inside the continent; a part of it that no
     territory of the player borders makes the probability 0.
 
     Examples
