@@ -763,3 +763,53 @@ def test_the_bonus_taken_this_turn_is_built_and_checked():
         rm.Game(3, rm.Rules(territory_card_bonus="none")).position(
             owners, armies, phase="attack", sets_traded=1, bonus_taken=2, seed=1
         )
+
+
+def _rebuilt(state):
+    """``state`` built again with ``Game.position`` from what its public accessors read (an adapter's way)."""
+    game, names = state.game, state.game.board.territories
+    kwargs = {
+        "current_player": state.current_player,
+        "cards": {p: list(state.cards(p)) for p in range(game.players) if state.cards(p)},
+        "sets_traded": state.sets_traded,
+        "turn": state.turn,
+        "killed_by": state.killed_by,
+        "phase": state.phase,
+        "captured": state.captured,
+        "bonus_taken": state.bonus_taken,
+        "seed": 1,
+    }
+    if game.rules.missions != "none":
+        kwargs["missions"] = {p: state.mission(p) for p in range(game.players)}
+    if game.rules.capital != "none":
+        kwargs["capitals"] = {p: state.capital(p) for p in range(game.players)}
+    if state.phase is Phase.OCCUPY:
+        kwargs |= {"occupy": state.capture, "trade_down": state.trade_down}
+    if state.phase is Phase.FORTIFY and game.rules.fortify == "experts":
+        kwargs["moved"] = list(state.moved)
+    return game.position({n: state.owner(n) for n in names}, {n: state.armies(n) for n in names}, **kwargs)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("us_1993", 3), ("us_1993_experts", 4), ("euro_2003", 3)])
+def test_played_states_read_back_through_the_accessors_build_the_same_decisions(preset, players):
+    """Every attack, occupation and fortification of played games, read through the public accessors (``captured``,
+    ``killed_by``, ``moved``, ``trade_down``, ``bonus_taken`` among them) and built again: the same legal actions
+    and record (the accessors are what an adapter reads; hostile client review, 2026-12-03)."""
+    import random
+
+    from riskmath.agents import AggressiveAgent
+
+    game = rm.Game(players, rm.Rules.preset(preset), max_turns=60)
+    checked = 0
+    for seed in range(3):
+        state, rng, agent = game.new_initial_state(seed=seed, auto_chance=True), random.Random(seed), AggressiveAgent()
+        while not state.is_terminal():
+            if state.turn >= 1 and state.phase in (Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY) and rng.random() < 0.2:
+                built = _rebuilt(state)
+                assert list(built.legal_actions()) == list(state.legal_actions())
+                for field in ("owner", "armies", "hands", "phase", "player", "captured", "bonus_taken", "trade_down",
+                              "killed_by", "alive", "moved", "occupy", "sets_traded"):  # fmt: skip
+                    assert getattr(built.position, field) == getattr(state.position, field), field
+                checked += 1
+            state = state.apply(agent.act(state, rng))
+    assert checked > 50

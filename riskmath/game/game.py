@@ -797,6 +797,34 @@ class GameState:
         names = self.game.board.territories
         return names[source], names[target], least
 
+    # -- the rest of a turn's record, as Game.position takes it (an adapter reads a state back with these) ------
+    @property
+    def captured(self) -> bool:
+        """Whether the player to move has captured a territory this turn (a card is drawn at its end)."""
+        return self.position.captured
+
+    @property
+    def killed_by(self) -> dict[int, int]:
+        """Who eliminated each eliminated player: ``{victim: eliminator}`` (empty while all are in)."""
+        return {p: k for p, k in enumerate(self.position.killed_by) if not self.position.alive[p] and k >= 0}
+
+    @property
+    def moved(self) -> tuple[str, ...]:
+        """The territories armies have moved out of or into this turn (the experts' fortification), by name."""
+        names = self.game.board.territories
+        return tuple(names[t] for t in self.position.moved)
+
+    @property
+    def trade_down(self) -> bool:
+        """Whether the capture being occupied (or the trade-down under way) follows an elimination whose cards
+        must be traded down (``Rules.elimination_trade_at``)."""
+        return self.position.trade_down
+
+    @property
+    def bonus_taken(self) -> int:
+        """The territory-card bonus armies received this turn."""
+        return self.position.bonus_taken
+
     def mission_complete(self, player: int) -> bool:
         """Whether ``player`` has completed its secret mission now."""
         return completed(self.game, self.position, self._player(player))
