@@ -259,6 +259,26 @@ def _reinforce(state: GameState, rng: random.Random) -> Checked:
     return _any_legal(state, rng)  # pragma: no cover - nothing is legal
 
 
+#: Where a state stands in its turn, for an agent's memo of the turn: (game, turn, player, owners, armies, pool).
+Signature = tuple[object, int, int, tuple[int, ...], tuple[int, ...], int]
+
+
+def position_signature(state: GameState) -> Signature:
+    """The :data:`Signature` of ``state``: equal for two states only if they are the same position of one game
+    at the same turn and seat, as far as a placement can change it."""
+    pos = state.position
+    return (state.game, state.turn, state.current_player, tuple(pos.owner), tuple(pos.armies), pos.pool)
+
+
+def placement_signature(state: GameState, territory: int, armies: int) -> Signature:
+    """The :data:`Signature` of the position that placing ``armies`` on ``territory`` (an id) leads to: an agent
+    that goes on with its turn's plan only from there never takes an unrelated position for its own next step."""
+    pos = state.position
+    after = list(pos.armies)
+    after[territory] += armies
+    return (state.game, state.turn, state.current_player, tuple(pos.owner), tuple(after), pos.pool - armies)
+
+
 def first_trade(state: GameState, player: int) -> tuple[str, ...] | None:
     """The first set in the hand (the first of ``legal_actions()``), by symbols alone, or None."""
     hand = state.position.hands[player]

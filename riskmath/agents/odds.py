@@ -41,7 +41,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from riskmath.agents.basic import check_asked, first_trade
+from riskmath.agents.basic import Signature, check_asked, first_trade, placement_signature, position_signature
 from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
     ContinentPlan,
@@ -125,9 +125,9 @@ class OddsAgent:
         self.hold_threshold = hold_threshold
         # Per player: (game turn, placements still to make, routes, territories held at the start of the turn).
         self._plans: dict[int, tuple[int, list[tuple[int, int]], list[tuple[int, ...]], int]] = {}
-        # Per player: the game the plan was made in, and the position its last placement leads to (owners, armies,
-        # pool): the turn's next placement goes on with the plan only from exactly that position.
-        self._boards: dict[int, tuple[object, tuple[int, ...], tuple[int, ...], int]] = {}
+        # Per player: the position its last placement leads to (its game first): the turn's next placement goes on
+        # with the plan only from exactly that position; the plan's routes are read only in that game.
+        self._boards: dict[int, Signature | tuple[object]] = {}
 
     def __repr__(self) -> str:
         return (
@@ -185,20 +185,11 @@ class OddsAgent:
             return legal[0] if len(legal) else None
         turn, todo, routes, held = self._plans.get(me, (-1, [], [], 0))
         owners = owners_and_armies(state)[0]
-        expected = self._boards.get(me)
-        # The plan goes on only from the position its last placement leads to, in the same game and turn: the same
-        # agent may play several seats and games, or be asked about any position (a placement made elsewhere, a
-        # position of another board), and then plans afresh.
-        going_on = (
-            turn == state.turn
-            and expected is not None
-            and expected[0] is game
-            and expected[3] == state.pool
-            and sum(k for _, k in todo) == state.pool
-            and expected[2] == tuple(pos.armies)
-            and expected[1] == tuple(owners)
-        )
-        if not going_on:
+        # The plan goes on only from the position its last placement leads to: the same agent may play several seats
+        # and games, or be asked about any position (a placement made elsewhere, a position of another board), and
+        # then plans afresh.
+        going_on = sum(k for _, k in todo) == state.pool and self._boards.get(me) == position_signature(state)
+        if turn != state.turn or not going_on:
             todo, routes = self._plan_turn(state, me)
             held = owners.count(me)
         armies_on = owners_and_armies(state)[1]
@@ -216,9 +207,7 @@ class OddsAgent:
         if rest and armies >= space:
             rest = []  # the cap is reached: what is left goes to the next placements (or is replanned)
         self._plans[me] = (state.turn, rest + todo[1:], routes, held)
-        after = list(pos.armies)
-        after[territory] += armies
-        self._boards[me] = (game, tuple(owners), tuple(after), state.pool - armies)
+        self._boards[me] = placement_signature(state, territory, armies)
         return PlaceArmies(state.game.board.territories[territory], armies)
 
     def _plan_turn(self, state: GameState, me: int) -> tuple[list[tuple[int, int]], list[tuple[int, ...]]]:
@@ -334,7 +323,7 @@ class OddsAgent:
         if turn != state.turn or not self._same_game(me, state):
             routes, held = [], owners_and_armies(state)[0].count(me)
             self._plans[me] = (state.turn, [], routes, held)
-            self._boards[me] = (state.game, (), (), -1)
+            self._boards[me] = (state.game,)  # (the game the empty plan belongs to)
         owners, armies = owners_and_armies(state)
         for route in routes:  # the next enemy territory on a planned route, from the territory before it
             for k in range(1, len(route)):

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from riskmath._validation import check_int
+from riskmath.agents.basic import Signature, placement_signature, position_signature
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate.estimate import victory_list
@@ -148,11 +149,8 @@ class SearchAgent:
         self.score = _estimated_chance if score is None else score
         self.margin = float(margin)
         self._guide = OddsAgent() if guide is None else guide
-        # The placement searched last: the turn, the player, the owners and the armies on the board and at hand
-        # (placing moves armies from the pool to the board, so these stay as they were for the turn's later
-        # placements), and the pool then.
-        # The position the last placement chosen leads to: (game, turn, seat, owners, armies, pool).
-        self._placed: tuple[Any, int, int, tuple[int, ...], tuple[int, ...], int] | None = None
+        # The position the last placement chosen leads to (riskmath.agents.basic.placement_signature).
+        self._placed: Signature | None = None
 
     def __repr__(self) -> str:
         extra = "" if self.phases == SEARCHABLE else f", phases={self.phases!r}"
@@ -171,12 +169,8 @@ class SearchAgent:
         action = self._searched(state, rng)
         if isinstance(action, PlaceArmies) and state.phase is Phase.REINFORCE:
             # The position this placement leads to: the turn's later placements from exactly there are not searched.
-            territory, armies = state.game.board.index(action.territory), int(action.armies)
-            pos = state.position
-            after = list(pos.armies)
-            after[territory] += armies
-            owners = tuple(pos.owner)
-            self._placed = (state.game, state.turn, state.current_player, owners, tuple(after), pos.pool - armies)
+            territory = state.game.board.index(action.territory)
+            self._placed = placement_signature(state, territory, int(action.armies))
         return action
 
     def _searched(self, state: GameState, rng: random.Random) -> Any:
@@ -231,15 +225,7 @@ class SearchAgent:
         """
         if isinstance(guided, TradeCards) or not isinstance(guided, PlaceArmies) or state.pool == 0:
             return False
-        pos = state.position
-        placed = self._placed
-        return not (
-            placed is not None
-            and placed[0] is state.game
-            and placed[1:4] == (state.turn, state.current_player, tuple(pos.owner))
-            and placed[4] == tuple(pos.armies)
-            and placed[5] == pos.pool
-        )
+        return self._placed != position_signature(state)
 
     def _blitzes(self, state: GameState) -> list[Any]:
         """The blitzes with the best odds."""
