@@ -483,7 +483,7 @@ class Policy:
         return float(sum(p * values[a - i][d - pairs + i] for i, p in enumerate(kern.prob[c][e])))
 
     def _solve(self, kern: Kernel) -> None:
-        A, D, u, weights = self.attackers, self.defenders, self._u, self.tolerance
+        A, D, u, tolerance = self.attackers, self.defenders, self._u, self.tolerance
         ma, md = kern.max_a, kern.max_d
         value: list[list[Number]] = [[u(a, d) for d in range(D + 1)] for a in range(A + 1)]
         if callable(self.objective):  # a user's function: its values must be numbers the sums can use
@@ -500,8 +500,8 @@ class Policy:
                         )
         # Every value is an expectation of u over final states, so the largest |u| is the scale of them all:
         # ties are judged relative to it (a custom objective near 1e-15, or 1e20, plays as one near 1).
-        scale = max((abs(v) for row in value for v in row), default=0) if weights else 0
-        tol = weights * float(scale) if scale else weights
+        scale = max((abs(v) for row in value for v in row), default=0) if tolerance else 0
+        tol = tolerance * float(scale) if scale else tolerance
         plain: list[list[Number]] = [row[:] for row in value]
         self._attacker: dict[tuple[int, int], dict[Any, Number]] = {}
         self._defender: dict[tuple[int, int], dict[int, Number]] = {}
@@ -529,8 +529,9 @@ class Policy:
                 else:
                     game_value, x, y = solve_game(payoff, tol, self.exact)
                     value[a][d] = game_value
-                    self._attacker[(a, d)] = {act: p for act, p in zip(actions, x, strict=True) if p > weights}
-                    self._defender[(a, d)] = {e: q for e, q in zip(defenses, y, strict=True) if q > weights}
+                    # (probabilities: their tolerance is not scaled)
+                    self._attacker[(a, d)] = {act: p for act, p in zip(actions, x, strict=True) if p > tolerance}
+                    self._defender[(a, d)] = {e: q for e, q in zip(defenses, y, strict=True) if q > tolerance}
         self._value, self._plain = value, plain
 
     def __repr__(self) -> str:

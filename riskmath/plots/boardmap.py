@@ -214,8 +214,9 @@ def board(
     from matplotlib.patches import Circle, Patch
 
     the_board, state = _board_and_state(board_or_state)
-    labels, continents, legend = (check_bool(n, v) for n, v in (("labels", labels), ("continents", continents),
-                                                                 ("legend", legend)))  # fmt: skip
+    labels = check_bool("labels", labels)
+    continents = check_bool("continents", continents)
+    legend = check_bool("legend", legend)
     if wrap is not None:
         wrap = check_bool("wrap", wrap)
     if values is not None and not isinstance(values, Mapping) and not hasattr(values, "items"):
