@@ -206,3 +206,13 @@ def test_unreachable_steps_need_and_tables_read_as_a_person_would_write_them(cap
     pd = pytest.importorskip("pandas")
     with pytest.raises(rm.InvalidArgumentError, match="table must hold numbers"):
         rm.format_table(pd.DataFrame({"a": ["x"]}))
+
+
+def test_the_help_of_simulate_names_every_built_in_agent(capsys):
+    # The help said "random, aggressive" while every agent of riskmath.agents.AGENTS was taken.
+    from riskmath.agents import AGENTS
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"one per seat: {', '.join(AGENTS)}" in text

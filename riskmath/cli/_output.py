@@ -54,6 +54,7 @@ __all__ = [
     "any_digits",
     "check_out",
     "interrupted_by",
+    "kept_elsewhere",
     "leave",
     "notes",
     "rows_to",
@@ -120,8 +121,8 @@ def check_out(path: str, *, inputs: Sequence[str] = ()) -> OutPath:
     """Check an ``--out`` path before any game is played, and decide how it is written.
 
     A symbolic link is followed: its target is written and the link kept.
-    A regular file, or a missing one in an existing folder (created empty
-    here), is replaced at the end through a temporary file in its folder,
+    A regular file, or a missing one in an existing folder (created here to
+    see that it can be, and removed again), is replaced at the end through a temporary file in its folder,
     keeping its permissions, or rewritten in place when its folder is not
     writable or it has other hard links.  A FIFO or a character device
     (``/dev/null``, ``/dev/stdout``, a terminal) is written into, never
@@ -175,7 +176,16 @@ def _new_file(path: str, target: str, link: str | None) -> OutPath:
         parent = os.path.dirname(os.path.abspath(path))
         its = " (it is a file)" if os.path.isfile(parent) else ""
         raise InvalidArgumentError(f"--out {path!r}: the folder {parent!r} does not exist{its}")
-    _try_open(path, os.O_CREAT | os.O_APPEND)  # through the link if there is one
+    # A probe: the file is made (through the link if there is one) to see that it can be, then removed, so that a
+    # run refused later for its arguments leaves nothing behind; the run makes it again with its first game or table.
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_CREAT | os.O_EXCL, 0o666))
+    except FileExistsError:  # (made by someone else since it was looked at: theirs, not removed)
+        return _regular_file(path, target, os.stat(target))
+    except OSError as error:
+        raise _cannot(path, error) from None
+    with contextlib.suppress(OSError):
+        os.remove(target)
     return OutPath(path, target, "replace")
 
 
@@ -298,6 +308,24 @@ def save_table(table: Any, out: OutPath, writer: RowWriter | None = None, *, ind
         return f"{failed}, nor could a copy in {tempfile.gettempdir()!r} ({error.strerror or error})"
 
 
+def kept_elsewhere(table: Any) -> str:
+    """Where the finished games of a run whose ``--out`` failed mid-run were kept: words to end its message with.
+
+    The games' table (``None``: no table) as CSV in a new file in the temporary folder, so that no finished game
+    is lost with the file that failed.
+    """
+    if table is None or not len(table):
+        return ""
+    try:
+        return (
+            f"; the games that finished ({len(table)}) are in {_keep_elsewhere(table.to_csv(index=False).encode())!r}"
+        )
+    except OSError as error:
+        return (
+            f"; the games that finished ({len(table)}) could not be kept elsewhere either ({error.strerror or error})"
+        )
+
+
 def shown(text: str, failed: str | None) -> str:
     """The answer ``text`` of a run whose ``--out`` was saved; if it failed, print it and raise the failure."""
     if failed is None:
@@ -313,26 +341,27 @@ class OutFileError(Exception):
 class RowWriter:
     """Appends each finished game's row to the ``--out`` file as it comes, so that a run that dies keeps its games.
 
-    Only for a regular file (:attr:`OutPath.takes_rows`).  The rows arrive in
+    Only for a regular file (:attr:`OutPath.takes_rows`).  The file is
+    opened (emptied) and the header written with the first game's row, not
+    before: a run refused for its arguments (checked by the run, after this
+    writer is made) leaves an existing file as it was.  The rows arrive in
     the order games finish; at the end of the run (or on Ctrl-C or an
     agent's failure) :func:`save_table` rewrites the file in seed order.  If
     a row cannot be written (a full disk), the file is cut back to the last
-    whole row and the run stops: the file holds every game finished until
-    then, in the order they finished.  A header that cannot be written is
-    an :class:`InvalidArgumentError`, before any game.
+    whole row and the run stops (:class:`OutFileError`): the file holds
+    every game finished until then, in the order they finished.
     """
 
     def __init__(self, out: OutPath, columns: list[str]) -> None:
-        self.path, self.columns, self.written, self.size = out.given, columns, 0, 0
+        self.path, self.target, self.columns, self.written, self.size = out.given, out.target, columns, 0, 0
+        self.fd: int | None = None
+
+    def _open(self) -> None:
         try:
-            self.fd = os.open(out.target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOCTTY, 0o666)
+            self.fd = os.open(self.target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOCTTY, 0o666)
         except OSError as error:
-            raise _cannot(out.given, error) from None
-        try:
-            self._append(columns)
-        except OutFileError as error:
-            self.close()
-            raise _cannot(out.given, error.__cause__) from None  # type: ignore[arg-type]
+            raise OutFileError(f"--out {self.path!r} cannot be written: {error.strerror or error}") from error
+        self._append(self.columns)
 
     def _append(self, values: list[Any]) -> None:
         import csv
@@ -341,11 +370,14 @@ class RowWriter:
         line = io.StringIO()
         csv.writer(line).writerow(values)
         data = line.getvalue().encode("utf-8")
+        assert self.fd is not None
         try:
             _write_all(self.fd, data)
         except OSError as error:
             with contextlib.suppress(OSError):
                 os.ftruncate(self.fd, self.size)  # no half row at the end
+            if not self.size:  # (the header)
+                raise OutFileError(f"--out {self.path!r} cannot be written: {error.strerror or error}") from error
             raise OutFileError(
                 f"--out {self.path!r} could not be written after {self.written} games "
                 f"({error.strerror or error}); the file holds those games, in the order they finished"
@@ -353,12 +385,16 @@ class RowWriter:
         self.size += len(data)
 
     def __call__(self, row: dict[str, Any]) -> None:
+        if self.fd is None:
+            self._open()
         self._append(["" if row[column] is None else row[column] for column in self.columns])
         self.written += 1
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = None
 
 
 def rows_to(out: OutPath | None, columns: list[str]) -> RowWriter | None:

@@ -159,7 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help="play many games between agents and summarise them")
     sim.add_argument("--players", type=_count, default=4)
-    sim.add_argument("--agents", required=True, help="comma-separated, one per seat: random, aggressive")
+    sim.add_argument(
+        "--agents", required=True, help="comma-separated, one per seat: random, aggressive, odds, search, planner"
+    )
     sim.add_argument("--games", type=_count, default=100)
     sim.add_argument(
         "--jobs", type=_jobs, default=1, help="worker processes, -1 for one per CPU (at most one per CPU and game)"

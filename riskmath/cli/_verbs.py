@@ -23,6 +23,7 @@ from riskmath.cli._output import (
     OutFileError,
     check_out,
     interrupted_by,
+    kept_elsewhere,
     notes,
     rows_to,
     save_table,
@@ -223,10 +224,10 @@ def _simulate(args: argparse.Namespace) -> str:
                 status=128 + stop.signum,
             ) from None
         raise type(stop)(f"{stop} (kept the {count} games that finished{where})") from stop
-    except OutFileError as error:  # the --out file filled the disk (or went away) mid-run
+    except OutFileError as error:  # the --out file filled the disk (or went away) mid-run: the games kept elsewhere
         assert writer is not None
         writer.close()
-        raise InvalidArgumentError(str(error)) from None
+        raise InvalidArgumentError(f"{error}{kept_elsewhere(getattr(error, 'results', None))}") from None
     notes(caught)
     failed = None if out is None else save_table(table, out, writer)
     lines = [

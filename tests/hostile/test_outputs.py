@@ -149,6 +149,49 @@ def test_a_link_that_leads_nowhere_writable_is_refused_before_any_game(capsys, t
     assert os.readlink(tmp_path / "link") == before
 
 
+# -- a run refused for its arguments: the --out path as it was ---------------------------------------------------------
+REFUSED = {
+    "no games": [*SIMULATE, "--games", "0"],
+    "an agent short": ["simulate", "--players", "3", "--agents", "aggressive,random", "--games", "2"],
+    "too many games": [*SIMULATE, "--games", str(10**12)],
+}
+
+
+@pytest.mark.parametrize("argv", REFUSED.values(), ids=REFUSED.keys())
+def test_a_refused_simulate_leaves_an_existing_file_as_it_was(capsys, tmp_path, argv):
+    out = tmp_path / "keep.csv"
+    out.write_text("my,precious\n1,2\n")
+    status, _, err = run(capsys, *argv, "--out", str(out))
+    assert status == 2
+    assert err.startswith("riskmath: error: ")
+    assert "--out" not in err
+    assert out.read_text() == "my,precious\n1,2\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[*REFUSED["no games"], "--out"], ["outlook", "{bad}", "--out"], ["outlook", "{won}", "--games", "0", "--out"]],
+    ids=["simulate", "outlook of a bad position", "outlook of no games"],
+)
+def test_a_refused_run_leaves_no_new_file(capsys, tmp_path, won, argv):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    argv = [a.format(bad=bad, won=won) for a in argv]
+    out = tmp_path / "new.csv"
+    status, _, err = run(capsys, *argv[:-1], "--out", str(out))
+    assert status == 2, err
+    assert not out.exists()
+
+
+def test_a_refused_run_through_a_dangling_link_leaves_the_link_dangling(capsys, tmp_path):
+    link = tmp_path / "link.csv"
+    link.symlink_to("made.csv")
+    status, _, _ = run(capsys, *REFUSED["no games"], "--out", str(link))
+    assert status == 2
+    assert os.readlink(link) == "made.csv"
+    assert not (tmp_path / "made.csv").exists()
+
+
 # -- things that are not regular files: written into, or refused; never replaced -------------------------------------
 def test_a_fifo_is_written_into_and_kept(tmp_path):
     fifo = tmp_path / "fifo"
@@ -262,13 +305,14 @@ def test_the_position_read_is_not_overwritten(capsys, won):
     assert won.read_bytes() == before
 
 
-def test_proc_version_is_refused_even_as_root(capsys):
+def test_proc_version_is_refused_even_as_root(capsys, rescue):
     if not os.path.isfile("/proc/version"):
         pytest.skip("no /proc")
+    # Root opens it for writing; the first row's write fails, which stops the run (its game kept elsewhere).
     before = Path("/proc/version").read_text()
-    status, _, err = run(capsys, *SIMULATE, "--games", "1000000", "--out", "/proc/version")
+    status, _, err = run(capsys, *SIMULATE, "--games", "3", "--out", "/proc/version")
     assert status == 2
-    one_error_line(err, "cannot be written")
+    one_error_line(err, "cannot be written", "the games that finished (1) are in", str(rescue))
     assert Path("/proc/version").read_text() == before
 
 
@@ -339,12 +383,18 @@ def test_a_folder_removed_mid_run_prints_the_table_and_keeps_a_copy(capsys, tmp_
     argv = [*SIMULATE, "--games", "3"] if verb == "simulate" else outlook(won)
     status, text, err = run(capsys, *argv, "--out", str(folder / "out.csv"))
     assert status == 2
-    one_error_line(err, "could not be written (No such file or directory); the CSV is in", str(rescue))
-    monkeypatch.undo()
-    assert text == run(capsys, *argv)[1]
-    (copy,) = rescue.iterdir()
-    if verb == "simulate":
-        pd.testing.assert_frame_equal(pd.read_csv(copy), games(3), check_dtype=False)
+    if verb == "simulate":  # the rows go to the file as games finish: the first one stops the run, its game kept
+        one_error_line(
+            err, "cannot be written: No such file or directory; the games that finished (1) are in", str(rescue)
+        )
+        assert text == ""
+        (copy,) = rescue.iterdir()
+        pd.testing.assert_frame_equal(pd.read_csv(copy), games(1), check_dtype=False)
+    else:  # written at the end: the table printed, a copy kept
+        one_error_line(err, "could not be written (No such file or directory); the CSV is in", str(rescue))
+        monkeypatch.undo()
+        assert text == run(capsys, *argv)[1]
+        (copy,) = rescue.iterdir()
     assert not folder.exists()  # (not made again)
 
 
