@@ -191,8 +191,8 @@ class AgentError(RiskmathError):
         self.seed = seed
         self.results: object = None
 
-    def __reduce__(self) -> tuple[object, ...]:  # picklable from a worker process, keywords included
-        return (_agent_error, (type(self), str(self), self.agent, self.seat, self.seed))
+    def __reduce__(self) -> tuple[object, ...]:  # picklable from a worker process, keywords and attributes included
+        return (_agent_error, (type(self), str(self), self.agent, self.seat, self.seed), dict(self.__dict__))
 
 
 def _agent_error(kind: type[AgentError], message: str, agent: str, seat: int, seed: int) -> AgentError:

@@ -205,7 +205,9 @@ def play(
     agents : sequence of Agent
         One per seat.
     seed : int
-        The game's seed (its chance generator and, spawned from it, the agents').
+        The game's seed (its chance generator and, spawned from it, the
+        agents'), from 0 to ``2**64 - 1`` (the generator's state is 64 bits,
+        and the record must replay: ``game.replay(record.actions, seed)``).
     record_history : bool, default True
         Keep a snapshot at the start of every player-turn.
     start : GameState, optional
@@ -227,7 +229,7 @@ def play(
     Raises
     ------
     InvalidArgumentError
-        For the wrong number of agents, a negative seed, a ``move_time``
+        For the wrong number of agents, a seed out of range, a ``move_time``
         that is not a positive number of seconds, or a ``start`` of another
         kind of game (naming the difference).
     StateError
@@ -248,9 +250,9 @@ def play(
     >>> play(rm.Game(2, max_turns=30), [RandomAgent(), AggressiveAgent()], seed=1, record_history=False).snapshots
     []
     """
-    _check_game(game)
+    check_game(game)
     _check_agents(game, agents)
-    check_int("seed", seed, minimum=0)
+    check_int("seed", seed, minimum=0, maximum=(1 << 64) - 1)
     moves = check_move_time(move_time)
     begin = _check_start(game, start)
     snapshot = _snapshot if check_bool("record_history", record_history) else None
@@ -302,7 +304,8 @@ def _check_start(game: Game, start: object) -> Position | None:
     return start.position
 
 
-def _check_game(game: object) -> None:
+def check_game(game: object) -> None:
+    """Refuse anything but a :class:`~riskmath.Game` (for the entry points of :mod:`riskmath.sim`)."""
     if not isinstance(game, Game):
         raise InvalidArgumentError(f"game must be a riskmath Game, got {type(game).__name__}: {shown(game)}")
 
@@ -342,7 +345,15 @@ def _rows(args: tuple[str, Game, Sequence[Agent], list[int], Position | None, fl
             _GAMES.clear()
         _GAMES[token] = game
     game = _GAMES[token]
-    return [_row(game, agents, seed, start, move_time) for seed in seeds]
+    rows: list[dict[str, Any]] = []
+    for seed in seeds:
+        try:
+            rows.append(_row(game, agents, seed, start, move_time))
+        except Exception as error:  # the chunk's games before the failure go back with it (kept, as in one process)
+            with contextlib.suppress(AttributeError, TypeError):
+                error._finished = rows  # type: ignore[attr-defined]
+            raise
+    return rows
 
 
 def _progress_bar(total: int) -> Any:
@@ -454,7 +465,8 @@ def simulate(
         ``IllegalActionError``), takes longer than ``move_time`` over a
         decision or, trusted, goes round in circles; it names the agent, the
         seat and the game's seed, and its ``results`` holds the games that
-        finished (pending work is cancelled).
+        finished (pending work is cancelled): every game before the failing
+        one, and in parallel also later games that had finished by then.
     WorkerError
         In parallel, if a worker process dies (killed by the out-of-memory
         killer, say) or the executor fails on a chunk of games for a reason
@@ -475,7 +487,7 @@ def simulate(
     >>> list(table.columns[:4]), len(table)
     (['seed', 'winner', 'draw', 'turns'], 4)
     """
-    _check_game(game)
+    check_game(game)
     n = check_int("n_games", n_games, minimum=1)
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise InvalidArgumentError(
@@ -513,6 +525,7 @@ def simulate(
                     if bar is not None:
                         bar.update(1)
             else:
+                _check_picklable(agents, workers)
                 with stop_signals():
                     pool = ProcessPoolExecutor(max_workers=workers, initializer=start_worker, initargs=(os.getpid(),))
                     try:
@@ -551,6 +564,20 @@ def _check_jobs(n_jobs: object) -> int:
     if jobs == 0 or jobs < -1:
         raise InvalidArgumentError(f"n_jobs must be >= 1, got {jobs} (or -1 for one worker per CPU)")
     return jobs
+
+
+def _check_picklable(agents: Sequence[Agent], workers: int) -> None:
+    """Refuse, before any process starts, an agent that cannot be sent to a worker process (pickled)."""
+    import pickle
+
+    for seat, agent in enumerate(agents):
+        try:
+            pickle.dumps(agent)
+        except Exception as error:
+            raise InvalidArgumentError(
+                f"the agent in seat {seat} ({shown(agent)}) cannot be sent to worker processes "
+                f"(n_jobs={workers}): pickling it fails ({type(error).__name__}: {error}); play with n_jobs=1"
+            ) from None
 
 
 def _workers(jobs: int, n_games: int) -> int:
@@ -604,7 +631,10 @@ def _in_parallel(executor: Executor, workers: int, run: _Run, describe: Callable
     of a million games does not queue hundreds of thousands of tasks at once (nor cancel them one by one on
     Ctrl-C).  A failure is reported as with one worker: the failure of the earliest game in seed order.  No
     chunk after a failed one is submitted; those in flight before it are waited for, since one of them may
-    fail too, and their games are kept.  An agent's failure is raised as it is (an :class:`AgentError`), and
+    fail too, and their games are kept.  Every game that finished is kept, however the run stops: a failed
+    chunk's games before its failure come back with the error (:func:`_rows`), a chunk is stored whole
+    before ``on_game`` sees its rows (which may fail), and the chunks already back when the run stops are
+    stored too.  An agent's failure is raised as it is (an :class:`AgentError`), and
     so is any other error of ours (a :class:`RiskmathError`) from a worker; anything else (a worker that
     died, an executor's own error) becomes a :class:`WorkerError` naming the games lost, with ``describe``'s
     words for the cause.
@@ -639,6 +669,12 @@ def _in_parallel(executor: Executor, workers: int, run: _Run, describe: Callable
         future.add_done_callback(finished.put)
         return True
 
+    def keep(k: int, chunk: list[dict[str, Any]]) -> None:
+        for i, row in enumerate(chunk):
+            rows[k + i] = row
+        if bar is not None:
+            bar.update(len(chunk))
+
     for _ in range(2 * workers):
         if not submit_next():
             break
@@ -653,13 +689,17 @@ def _in_parallel(executor: Executor, workers: int, run: _Run, describe: Callable
                     lost.add(k)
                 if failed is None or k < failed[0]:
                     failed = (k, error)
-            else:
-                for i, row in enumerate(chunk):
-                    rows[k + i] = row
+                before = _finished(error)
+                if before:  # the failed chunk's games before the failure
+                    keep(k, before)
                     if on_game is not None:
+                        for row in before:
+                            on_game(dict(row))
+            else:
+                keep(k, chunk)  # (the whole chunk first: on_game may fail)
+                if on_game is not None:
+                    for row in chunk:
                         on_game(dict(row))
-                if bar is not None:
-                    bar.update(len(chunk))
             if failed is None:
                 while len(running) < 2 * workers and submit_next():
                     pass
@@ -671,9 +711,19 @@ def _in_parallel(executor: Executor, workers: int, run: _Run, describe: Callable
                 raise first
             raise _lost(describe(first), sorted(lost | set(running.values())), size, seeds) from first
     except BaseException:
-        for future in running:
-            future.cancel()
+        for future, k in running.items():  # the chunks already back are kept (without on_game: it may be what failed)
+            if not future.cancel() and future.done():
+                failure = future.exception()
+                back = future.result() if failure is None else _finished(failure)
+                if back:
+                    keep(k, back)
         raise
+
+
+def _finished(error: BaseException) -> list[dict[str, Any]] | None:
+    """The rows of the games a failed chunk finished before ``error`` (see :func:`_rows`), taken off the error."""
+    state = getattr(error, "__dict__", None)
+    return None if state is None else state.pop("_finished", None)
 
 
 def _lost(cause: str, chunks: list[int], size: int, seeds: list[int]) -> WorkerError:

@@ -15,6 +15,7 @@ import pickle
 import signal
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -191,17 +192,19 @@ def check_flaky_agent(after: int, chance: float, seat: int) -> None:
 
 @pytest.mark.slow
 def test_an_agent_that_raises_in_a_pool_keeps_the_other_chunks():
-    agents = [AggressiveAgent(), Flaky(5, 0.01), AggressiveAgent()]
+    agents = [AggressiveAgent(), Flaky(8, 0.005), AggressiveAgent()]
     k, seed = _first_failure(agents, 40)
-    assert k is not None
+    assert k == 4  # the last game of the first chunk of 5: the four before it come back with the error
     with pytest.raises(rm.AgentError, match=f"agent 'flaky' in seat 1 \\(game seed {seed}\\)") as info:
         rm.simulate(GAME, agents, 40, n_jobs=2)
     kept = info.value.results
     assert seed not in set(kept["seed"])
-    if k:
-        before = rm.simulate(GAME, agents, k)
-        common = kept[kept["seed"].isin(before["seed"])].reset_index(drop=True)
-        pd.testing.assert_frame_equal(common, before[before["seed"].isin(common["seed"])].reset_index(drop=True))
+    # Every game before the failing one is kept, as in one process: the chunks before its chunk, and the games of
+    # its chunk before it (which come back with the error); games of later chunks may be kept too, if they finished.
+    before = rm.simulate(GAME, agents, k) if k else kept.iloc[:0]
+    common = kept[kept["seed"].isin(before["seed"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(common, before.reset_index(drop=True))
+    assert kept["seed"].tolist() == [s for s in game_seeds(0, 40) if s in set(kept["seed"])]  # in seed order
 
 
 def test_the_cli_writes_the_finished_games_when_an_agent_fails(tmp_path, capsys, monkeypatch):
@@ -468,6 +471,9 @@ def test_a_failing_on_game_stops_the_run_and_keeps_what_finished(n_jobs):
     kept = info.value.results  # type: ignore[attr-defined]
     assert len(kept) >= 3
     assert {row["seed"] for row in seen} <= set(kept["seed"])
+    if n_jobs == 2:  # chunks of 5 games: the whole chunk whose row failed is kept, not only the rows before it
+        assert len(kept) >= 5
+        assert set(game_seeds(0, 40)[:5]) <= set(kept["seed"]) or len(kept) >= 10
 
 
 def test_on_game_must_be_callable():
@@ -501,6 +507,9 @@ def test_a_disk_that_fills_mid_run_keeps_every_finished_game(tmp_path):
     assert lines[0].startswith(f"riskmath: error: --out {str(out)!r} could not be written after "), lines[0]
     k = int(lines[0].split("written after ")[1].split()[0])
     assert 0 < k < 60
+    # The game whose row did not fit is finished too: all of them are copied to the temporary folder (which the file
+    # size limit of this child refuses as well, and the line says so).
+    assert f"; the games that finished ({k + 1}) could not be kept elsewhere either (File too large)" in lines[0]
     assert out.read_bytes().endswith(b"\n")
     table = pd.read_csv(out)
     assert len(table) == k
@@ -971,3 +980,33 @@ def test_the_cli_refuses_a_bad_move_time(text, capsys):
     err = capsys.readouterr().err
     assert err.startswith("riskmath: error: argument --move-time: expected a positive number of seconds")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_play_refuses_a_seed_its_record_could_not_replay():
+    # A seed of 2**64 reached the dice as its low 64 bits (the game of seed 0), and game.replay(record.actions,
+    # record.seed) then refused it: play takes what the game's generator takes, 0 to 2**64 - 1.
+    with pytest.raises(rm.InvalidArgumentError, match="seed must be <= 18446744073709551615, got 18446744073709551616"):
+        rm.play(GAME, AGENTS, 2**64)
+    record = rm.play(GAME, AGENTS, 2**64 - 1)
+    replayed = GAME.replay(record.actions, record.seed, auto_chance=True)
+    assert replayed == record.final
+
+
+class Unpicklable(RandomAgent):
+    """A random agent holding a lock: it cannot be pickled, so it cannot go to a worker process."""
+
+    name = "unpicklable"
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+    def __deepcopy__(self, memo):  # (each game plays a fresh copy of its agents)
+        return Unpicklable()
+
+
+def test_an_agent_that_cannot_go_to_a_worker_is_refused_before_any_process_starts():
+    # Found by a hostile-user review: the pool failed on the first chunk, blamed "a worker process", and a thread
+    # of concurrent.futures printed a stray traceback.
+    with pytest.raises(rm.InvalidArgumentError, match=r"the agent in seat 1 \(.*\) cannot be sent to worker processes"):
+        rm.simulate(GAME, [AggressiveAgent(), Unpicklable(), RandomAgent()], 8, n_jobs=2)
+    assert len(rm.simulate(GAME, [AggressiveAgent(), Unpicklable(), RandomAgent()], 2)) == 2  # one process: fine
