@@ -171,6 +171,7 @@ def build(
         alive=[p in owners for p in range(game.players)],
         # A player without territory was eliminated, by someone (the first player still in).
         killed_by=[-1 if p in owners else min(o for o in owners if 0 <= o < game.players) for p in range(game.players)],
+        captured=phase in ("occupy", "trade_down", "draw"),  # (these follow a capture)
     )
     data.update(fields)
     return load(data)

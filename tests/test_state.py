@@ -556,3 +556,24 @@ def test_bad_seed_is_named(seed, fragment):
         rm.Game(3).new_initial_state(seed=seed)
     with pytest.raises(rm.InvalidArgumentError, match="auto_chance must be True or False"):
         rm.Game(3).new_initial_state(seed=1, auto_chance="yes")
+
+
+@pytest.mark.parametrize("phase", [rm.Phase.OCCUPY, rm.Phase.TRADE_DOWN])
+def test_an_occupation_or_trade_down_without_a_capture_is_refused(phase):
+    # Found by a hostile-user review: an OCCUPY save with captured=false loaded as sound, and its player ended the
+    # turn without the card the capture earns.  Play always marks the capture first (as a DRAW needs it too).
+    from riskmath.agents import AggressiveAgent
+
+    agent, rng = AggressiveAgent(), random.Random(0)
+    for seed in range(40):
+        state = rm.Game(3, max_turns=200).new_initial_state(seed=seed, auto_chance=True)
+        while not state.is_terminal() and state.phase is not phase:
+            state = state.apply(agent.act(state, rng))
+        if state.phase is phase:
+            break
+    assert state.phase is phase
+    assert state.captured
+    data = json.loads(state.to_json())
+    data["captured"] = False
+    with pytest.raises(rm.StateError, match=f"{phase.name} without a capture this turn"):
+        rm.GameState.from_json(json.dumps(data))

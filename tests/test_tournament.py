@@ -7,6 +7,7 @@ interval clears the bar (a clear majority: above one half), not merely the point
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import riskmath as rm
@@ -34,8 +35,32 @@ def test_wilson_interval_reference_values(k, n, expected):
 def test_wilson_interval_bad_arguments():
     with pytest.raises(InvalidArgumentError, match="successes"):
         wilson_interval(5, 4)
-    with pytest.raises(InvalidArgumentError, match="confidence must be a float in"):
-        wilson_interval(1, 4, confidence=1.0)
+    for bad in (1.0, 1, 95.0, 0, True, "0.95", float("nan")):
+        with pytest.raises(InvalidArgumentError, match="confidence must be a number in"):
+            wilson_interval(1, 4, confidence=bad)
+    assert wilson_interval(1, 4, confidence=np.float32(0.95)) == wilson_interval(
+        1, 4, confidence=float(np.float32(0.95))
+    )
+
+
+class Counting(RandomAgent):
+    """A random agent that counts its decisions."""
+
+    decisions = 0
+
+    def act(self, state, rng):
+        Counting.decisions += 1
+        return super().act(state, rng)
+
+
+@pytest.mark.parametrize(("game", "confidence"), [(rm.Game(2, max_turns=20), 95.0), (None, 0.95), ("classic", 0.95)])
+def test_a_tournament_refuses_bad_arguments_before_any_game(game, confidence):
+    # Found by a hostile-user review: confidence was checked once every game was played, and a game that is not
+    # a Game raised AttributeError.
+    Counting.decisions = 0
+    with pytest.raises(InvalidArgumentError, match=r"confidence must be a number in|game must be a riskmath Game"):
+        tournament(game, [[Counting(), RandomAgent()]], 4, confidence=confidence)
+    assert Counting.decisions == 0
 
 
 def test_rotations_and_columns():

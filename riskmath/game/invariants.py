@@ -269,8 +269,8 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
         found.append(f"bonus must be empty in every rule set, got {pos.bonus!r}"[:200])
     if pos.phase is Phase.DRAW and not pos.deck:
         found.append("DRAW with an empty deck")
-    if pos.phase is Phase.DRAW and not pos.captured:
-        found.append("DRAW without a capture this turn")
+    if pos.phase in (Phase.DRAW, Phase.OCCUPY, Phase.TRADE_DOWN) and not pos.captured:
+        found.append(f"{pos.phase.name} without a capture this turn")
     if setup and pos.captured:
         found.append("captured is true during the set-up")
     if pos.captured and pos.phase is Phase.REINFORCE:
