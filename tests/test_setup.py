@@ -376,3 +376,18 @@ def test_1959_gives_one_army_per_dealt_territory_and_no_more():
     held = [len(state.territories_of(p)) for p in range(4)]
     assert sorted(held) == [10, 10, 11, 11]
     assert totals(state) == held
+
+
+@pytest.mark.parametrize("two_player", ["neutral_1993", "neutrals_2003"])
+def test_territories_dealt_gives_the_neutrals_no_more_armies_either(two_player):
+    # Found by a rules review: under "one army on each territory received and nothing more" (1959) the players got
+    # no more, but a two-player neutral still had its 40 (or 24) starting armies placed for it.
+    game = rm.Game(2, rm.Rules.preset("us_1959").replace(two_player=two_player))
+    state, rng = game.new_initial_state(seed=1, auto_chance=True), random.Random(1)
+    while state.turn == 0:
+        state = state.apply(rng.choice(state.legal_actions()))
+    for owner in range(game.owners):
+        held = state.territories_of(owner)
+        assert held, owner
+        assert all(state.armies(t) == 1 for t in held), (owner, two_player)
+    assert state.problems() == []

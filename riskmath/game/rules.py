@@ -460,7 +460,7 @@ def _preset_table() -> dict[str, tuple[str, dict[str, Any]]]:
         "us_1993_capital": ("1993 Capital RISK: capture every other headquarters.", {"capital": "all"}),
         "us_1959": (
             "1959 US 'Risk: The Continental Game': territories dealt with one army each and no more, "
-            "no territory-card bonus.",
+            "no territory-card bonus; for 3 to 6 players (two play alone, with no neutral: a variant).",
             {
                 "setup": "deal",
                 "starting_armies_rule": "territories_dealt",
@@ -496,7 +496,8 @@ def _preset_table() -> dict[str, tuple[str, dict[str, Any]]]:
             },
         ),
         "french_1957": (
-            "La Conquete du Monde (1957): the defender rolls 3 dice.",
+            "La Conquete du Monde (1957): the defender rolls 3 dice; territories dealt and no territory-card "
+            "bonus, as in 1959 (an approximation).",
             {"combat": CombatRules.three_defender_dice(), "setup": "deal", "territory_card_bonus": "none"},
         ),
         "anniversary_1999": (

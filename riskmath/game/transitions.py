@@ -67,9 +67,8 @@ def _begin_placement(game: GameContext, pos: Position, player: int) -> None:
     """Start placing the remaining starting armies, from ``player`` round the table."""
     pos.phase = SETUP_PLACE
     pos.player = player
-    if game.rules.starting_armies_rule == "territories_dealt":  # 1959: one army per territory, no more
-        for p in range(game.players):
-            pos.setup_left[p] = 0
+    if game.rules.starting_armies_rule == "territories_dealt":  # 1959: one army per territory, no more (neutrals too)
+        pos.setup_left[:] = [0] * len(pos.setup_left)
     queue_placements(game, pos)
 
 
