@@ -1,6 +1,6 @@
 """Print and plot an odds table, and summarise one big battle.
 
-Run:  python examples/odds_table.py [--size 10] [--output odds_heatmap.png]
+Run:  python examples/odds_table.py [--size 10] [--big 1000] [--output odds_heatmap.png]
 
 This is what ``make demo`` runs.  ``attackers`` counts armies able to attack:
 the attacking territory holds one more.

@@ -1,6 +1,6 @@
 """What the planner agent weighs: a position's best placements by the victory estimate, then the planner at play.
 
-Run with ``python examples/planner.py [--games N] [--seed S]``.  It plays a
+Run with ``python examples/planner.py [--games N] [--four N] [--seed S]``.  It plays a
 three-player game between odds agents to the tenth player-turn, asks
 :class:`riskmath.evaluate.WhatIf` what the player to move would be worth if
 it put its whole pool on each of its territories (the question

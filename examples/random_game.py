@@ -1,6 +1,6 @@
 """Play one seeded game of RISK between uniformly random players.
 
-Run:  python examples/random_game.py [--seed 1] [--players 4] [--preset us_1993] [--max-turns 300] [--blitz 0.5]
+Run:  python examples/random_game.py [--seed 1] [--players 4] [--preset us_1993] [--max-turns 300] [--blitz 0.0]
 
 Every decision is ``rng.choice(state.legal_actions())``: the legal actions are
 a lazy sequence, so picking one at random is cheap however many there are.

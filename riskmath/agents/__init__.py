@@ -18,9 +18,9 @@ action it returns is checked (an illegal one raises
 built-in agent that overrides ``act`` is not trusted unless it says so.
 
 Built in: :class:`RandomAgent` (uniform over the legal actions),
-:class:`AggressiveAgent` (a simple heuristic: mass on the front, attack the
-weakest neighbor while clearly stronger), :class:`~riskmath.agents.OddsAgent`
-(decides by the exact battle and conquest odds, :mod:`riskmath.evaluate`)
+:class:`AggressiveAgent` (a simple heuristic: mass on the front, attack where
+the margin of armies is largest, while clearly stronger), :class:`~riskmath.agents.OddsAgent`
+(decides by the exact battle and conquest odds, :mod:`riskmath.evaluate`),
 the :class:`~riskmath.agents.SearchAgent` (Monte Carlo rollouts over the
 attack decisions) and :class:`~riskmath.agents.PlannerAgent` (weighs each
 move by the victory estimate of the position it leaves, over the exact

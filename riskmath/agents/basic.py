@@ -152,10 +152,12 @@ class AggressiveAgent(_BuiltIn):
 
     Reinforcements (and set-up armies) go on the own territory with the most
     armies among those bordering an enemy (ties: the first name in
-    alphabetical order); sets are traded as soon as they can be.  It blitzes from its
-    strongest front territory into the weakest enemy neighbor while it has
-    ``ratio`` times the defenders' armies (and at least 2 more), moves every
-    army it can into a captured territory, and does not fortify.  Defending,
+    alphabetical order); sets are traded as soon as they can be.  Of all its
+    attacks it blitzes the one with the largest margin of armies able to
+    attack over the defenders (the first in board order on ties), while that
+    margin is at least 2 and it has ``ratio`` times the defenders' armies;
+    it moves every army it can into a captured territory, and does not
+    fortify.  Defending,
     it throws the most dice it may.  Territories are claimed at random, the
     first pile and the first own territory (as capital) are chosen, and
     neutral set-up armies go anywhere at random.
