@@ -471,9 +471,8 @@ def test_a_failing_on_game_stops_the_run_and_keeps_what_finished(n_jobs):
     kept = info.value.results  # type: ignore[attr-defined]
     assert len(kept) >= 3
     assert {row["seed"] for row in seen} <= set(kept["seed"])
-    if n_jobs == 2:  # chunks of 5 games: the whole chunk whose row failed is kept, not only the rows before it
-        assert len(kept) >= 5
-        assert set(game_seeds(0, 40)[:5]) <= set(kept["seed"]) or len(kept) >= 10
+    if n_jobs == 2:  # chunks of 5 games: the whole chunk whose row failed is kept (whichever came back first), not
+        assert len(kept) >= 5  # only the rows before it
 
 
 def test_on_game_must_be_callable():
