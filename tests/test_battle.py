@@ -289,3 +289,16 @@ class TestFirstAndSmallBattles:
         refused = pytest.raises(rm.ResourceLimitError, match=r"battle\(attackers=20, defenders=20\) needs about")
         with refused, rm.set_limits(max_memory=1024):
             rm.battle(20, 20)
+
+
+@pytest.mark.parametrize("attackers", [10**4, 10**6])
+def test_expected_losses_of_a_huge_stack_keep_every_digit(attackers):
+    # Against one defender every roll is 3 dice v 1 until it falls: the attacker's losses are geometric, with mean
+    # q / p = 441/855 (p = 855/1296, the chance that the defender's die loses).  Computed as the start less the
+    # mean left, a million attackers kept about ten digits (an error of 2e-11); summed as losses, all of them.
+    assert rm.battle(attackers, 1).expected_attacker_losses == pytest.approx(441 / 855, rel=1e-15, abs=0)
+    # One attacker's die against two: the defender loses one army with chance 55/216 a roll, and the battle ends at
+    # the first roll the attacker loses, so the defender's mean loss is p / (1 - p) = 55/161 (the terms p**N left
+    # out are below 1e-300).
+    assert rm.battle(1, attackers).expected_defender_losses == pytest.approx(55 / 161, rel=1e-15, abs=0)
+    assert rm.battle(60, 1, exact=True).expected_attacker_losses - Fraction(441, 855) < Fraction(1, 10**20)
