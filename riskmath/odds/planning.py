@@ -69,7 +69,11 @@ def armies_needed(
     defenders : int or sequence of int
         The path, as for :func:`conquest` (an int is one territory).
     probability : float or Fraction
-        Required success probability, strictly between 0 and 1.
+        Required success probability, strictly between 0 and 1.  A float is
+        taken at its exact binary value, as Python compares it: ``0.45`` is
+        a little above ``9/20``, so where a success probability is exactly
+        ``9/20`` (dice with sides divisible by 5; never with six-sided dice)
+        ``0.45`` asks for one army more than ``Fraction(9, 20)``.
     leave : int or sequence of int, default 1
         As for :func:`conquest`.
     rules : CombatRules, optional
