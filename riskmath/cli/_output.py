@@ -360,7 +360,7 @@ class RowWriter:
         try:
             self.fd = os.open(self.target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOCTTY, 0o666)
         except OSError as error:
-            raise OutFileError(f"--out {self.path!r} cannot be written: {error.strerror or error}") from error
+            raise OutFileError(str(_cannot(self.path, error))) from error
         self._append(self.columns)
 
     def _append(self, values: list[Any]) -> None:
@@ -377,7 +377,7 @@ class RowWriter:
             with contextlib.suppress(OSError):
                 os.ftruncate(self.fd, self.size)  # no half row at the end
             if not self.size:  # (the header)
-                raise OutFileError(f"--out {self.path!r} cannot be written: {error.strerror or error}") from error
+                raise OutFileError(str(_cannot(self.path, error))) from error
             raise OutFileError(
                 f"--out {self.path!r} could not be written after {self.written} games "
                 f"({error.strerror or error}); the file holds those games, in the order they finished"

@@ -259,11 +259,8 @@ class _FinalMoments:
     def losses(self, side: str) -> Number:
         # Summed as losses, small numbers, not as the start less the mean left: with a million attackers that
         # difference kept about ten digits (the same value when exact).
-        if side == "a":
-            start = self.attackers
-            return self._expect(lambda a, d: start - a)
-        start = self.defenders
-        return self._expect(lambda a, d: start - d)
+        start, left = (self.attackers if side == "a" else self.defenders), _MOMENTS[side]
+        return self._expect(lambda a, d: start - left(a, d))
 
     def sqrt(self, value: Number) -> float:
         return math.sqrt(value)

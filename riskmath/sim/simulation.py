@@ -689,17 +689,11 @@ def _in_parallel(executor: Executor, workers: int, run: _Run, describe: Callable
                     lost.add(k)
                 if failed is None or k < failed[0]:
                     failed = (k, error)
-                before = _finished(error)
-                if before:  # the failed chunk's games before the failure
-                    keep(k, before)
-                    if on_game is not None:
-                        for row in before:
-                            on_game(dict(row))
-            else:
-                keep(k, chunk)  # (the whole chunk first: on_game may fail)
-                if on_game is not None:
-                    for row in chunk:
-                        on_game(dict(row))
+                chunk = _finished(error) or []  # the failed chunk's games before the failure
+            keep(k, chunk)  # (the whole chunk first: on_game may fail)
+            if on_game is not None:
+                for row in chunk:
+                    on_game(dict(row))
             if failed is None:
                 while len(running) < 2 * workers and submit_next():
                     pass

@@ -12,7 +12,6 @@ or executor.
 from __future__ import annotations
 
 import math
-import numbers
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_int, is_sequence, shown
+from riskmath._validation import check_int, check_probability, is_sequence, shown
 from riskmath.agents import make_agent
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.game import Game
@@ -57,7 +56,7 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
 
     n = check_int("trials", trials, minimum=1)
     k = check_int("successes", successes, minimum=0, maximum=n)
-    confidence = _check_confidence(confidence)
+    confidence = float(check_probability("confidence", confidence))
     z = float(norm.ppf(0.5 + confidence / 2))
     p = k / n
     center = (p + z * z / (2 * n)) / (1 + z * z / n)
@@ -66,13 +65,6 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     low = 0.0 if k == 0 else max(0.0, center - half)
     high = 1.0 if k == n else min(1.0, center + half)
     return low, high
-
-
-def _check_confidence(confidence: object) -> float:
-    """``confidence`` as a float in (0, 1): a Python or NumPy real number, not a bool."""
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0.0 < float(confidence) < 1.0:
-        raise InvalidArgumentError(f"confidence must be a number in (0, 1), got {shown(confidence)}")
-    return float(confidence)
 
 
 def tournament(
@@ -168,7 +160,7 @@ def tournament(
     check_game(game)
     check_int("seed", seed, minimum=0)
     n = check_int("n_games", n_games, minimum=1)
-    confidence = _check_confidence(confidence)  # (before the games: the intervals come after them)
+    confidence = float(check_probability("confidence", confidence))  # (before the games: the intervals come after them)
     if isinstance(lineups, str) or not is_sequence(lineups) or not lineups:
         raise InvalidArgumentError(f"lineups must hold at least one line-up of agents, got {shown(lineups)}")
     players = game.players
