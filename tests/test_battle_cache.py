@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+import threading
 from fractions import Fraction
 from itertools import pairwise
 
@@ -193,3 +195,33 @@ def test_chain_tables_built_in_blocks_equal_the_plain_recursion_bit_for_bit(rule
         tables = _odds_grids._Battles(rules, size)
         for d in (0, 1, 2, 5, 23):
             assert np.array_equal(tables.ending(d), _ending_row_by_row(tables, d))
+
+
+def test_chain_tables_grown_by_several_threads_at_once_are_the_tables_of_one():
+    # One table of battle endings is shared by every thread (a ThreadPoolExecutor of agents, a threaded Dask
+    # scheduler): grown by several threads at once, each table must still be filed under its own number of
+    # defenders.  (Unlocked, threads switched every microsecond filed each other's tables: odds off by up to 0.9.)
+    serial = _odds_grids._Battles(CombatRules(), 64)
+    expected = [serial.ending(d).copy() for d in range(41)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for trial in range(5):
+            shared = _odds_grids._Battles(CombatRules(), 64)
+            seen: list[tuple[int, np.ndarray]] = []
+
+            def ask(k: int, shared=shared, seen=seen) -> None:
+                order = list(range(1, 41))
+                random.Random(k).shuffle(order)
+                seen.extend((d, shared.ending(d).copy()) for d in order)
+
+            threads = [threading.Thread(target=ask, args=(10 * trial + k,)) for k in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert len(seen) == 4 * 40
+            assert all(np.array_equal(table, expected[d]) for d, table in seen)
+            assert all(np.array_equal(shared.ending(d), expected[d]) for d in range(41))
+    finally:
+        sys.setswitchinterval(interval)

@@ -10,6 +10,7 @@ Re-exported by :mod:`riskmath.evaluate`, where they are documented.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 import numpy as np
@@ -304,15 +305,31 @@ def _size(attackers: int) -> int:
 
 
 class _Battles:
-    """``ending(d)[a, k]``: the chance that ``a`` attackers beat ``d`` defenders with ``k`` left (built lazily)."""
+    """``ending(d)[a, k]``: the chance that ``a`` attackers beat ``d`` defenders with ``k`` left (built lazily).
+
+    Shared by every thread (one per combat variant and size, through :func:`_battles`): a table is built whole,
+    under the lock, and only then added to ``by_defenders``, which only ever grows, so a reader that finds its
+    table there (without the lock) reads a finished one.  Two threads growing the list at once, unlocked, filed
+    each other's tables under the wrong number of defenders (chances off by up to 0.9).
+    """
 
     def __init__(self, combat: CombatRules, size: int) -> None:
         self.size = size
         self.kern = kernel(combat)
         self.by_defenders: list[np.ndarray] = [np.eye(size + 1)]
         self.by_defenders[0][0, 0] = 0.0  # no attackers left is a loss, not a win
+        self._growing = threading.Lock()
 
     def ending(self, d: int) -> np.ndarray:
+        tables = self.by_defenders
+        if d < len(tables):
+            return tables[d]
+        with self._growing:
+            self._grow(d)
+        return tables[d]
+
+    def _grow(self, d: int) -> None:
+        """Build the tables up to ``d`` defenders (the caller holds the lock)."""
         kern, size = self.kern, self.size
         while len(self.by_defenders) <= d:
             e_total = len(self.by_defenders)
@@ -343,7 +360,6 @@ class _Battles:
                     end = min(a + pairs, size + 1)
                     table[a:end] += q * table[a - pairs : end - pairs]
             self.by_defenders.append(table)
-        return self.by_defenders[d]
 
 
 @lru_cache(maxsize=8)
