@@ -225,3 +225,24 @@ def test_chain_tables_grown_by_several_threads_at_once_are_the_tables_of_one():
             assert all(np.array_equal(shared.ending(d), expected[d]) for d in range(41))
     finally:
         sys.setswitchinterval(interval)
+
+
+def test_chain_tables_are_refused_past_the_memory_limit_and_kept_within_their_budget(monkeypatch):
+    # A chain of 250 attackers through 240 defenders needs 241 tables of 257 x 257 floats (121 MiB): refused
+    # under a limit of 50 MB, as every other call is, before anything is built; a small chain still works.
+    rules = CombatRules(attacker_sides=5, defender_sides=5)  # (a variant of its own: no table built before)
+    with (
+        rm.set_limits(max_memory=50e6),
+        pytest.raises(rm.ResourceLimitError, match=r"attackers=250, defenders=\[240, 2\]"),
+    ):
+        _odds_grids.chain_win_probability(250, (240, 2), rules)
+    assert (rules, 256) not in _odds_grids._TABLES or _odds_grids._TABLES[(rules, 256)].nbytes() < 50e6
+    # The tables of all variants together stay within their budget (the one just grown excepted).
+    monkeypatch.setattr(_odds_grids, "_TABLES_BYTES", 4 * 2**20)
+    for sides in range(3, 9):
+        variant = CombatRules(attacker_sides=sides, defender_sides=sides)
+        p = _odds_grids._chain_win_probability.__wrapped__(60, (30, 20), variant)
+        assert p == pytest.approx(float(rm.conquest(60, [30, 20], rules=variant).win_probability), abs=1e-12)
+        kept = list(_odds_grids._TABLES.values())
+        assert kept[-1].kern.rules == variant  # the table just grown is kept, the most recent
+        assert sum(t.nbytes() for t in kept) <= 4 * 2**20 or len(kept) == 1

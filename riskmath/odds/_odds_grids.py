@@ -193,8 +193,10 @@ def chain_win_probability(attackers: int, defenders: tuple[int, ...], rules: obj
         If ``attackers`` is not an integer, or ``defenders`` is not a
         non-empty sequence of integers ``>= 0``.
     ResourceLimitError
-        If a long chain of a huge stack, computed as it is, would not fit in
-        the limits.
+        If a long chain of a huge stack, computed as it is, or the tables of
+        battle endings a chain of up to 256 attackers is read from (one of
+        ``(size + 1)**2`` floats per number of defenders, ``size`` the
+        attackers rounded up to 64, 128 or 256), would not fit in the limits.
     """
     memo = _LAST[0]
     if rules is not memo.given:
@@ -255,6 +257,11 @@ def _chain_win_probability(
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
         return _chain_sweeps(attackers, defenders, combat)
     battles = _battles(combat, _size(attackers))
+    growth = battles.growth(max(defenders))
+    if growth:
+        check_cost(
+            lambda: f"chain_win_probability(attackers={shown(attackers)}, {describe_path(defenders)})", memory=growth
+        )
     force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
     top = attackers  # force[k] is 0 for k > top: a stack never grows
     for d in defenders[1:]:
@@ -326,7 +333,16 @@ class _Battles:
             return tables[d]
         with self._growing:
             self._grow(d)
+        _keep_within_budget(self)
         return tables[d]
+
+    def nbytes(self) -> int:
+        """The bytes of the tables built so far."""
+        return len(self.by_defenders) * (self.size + 1) ** 2 * 8
+
+    def growth(self, d: int) -> int:
+        """The bytes that :meth:`ending` of ``d`` defenders would add."""
+        return max(d + 1 - len(self.by_defenders), 0) * (self.size + 1) ** 2 * 8
 
     def _grow(self, d: int) -> None:
         """Build the tables up to ``d`` defenders (the caller holds the lock)."""
@@ -362,6 +378,37 @@ class _Battles:
             self.by_defenders.append(table)
 
 
-@lru_cache(maxsize=8)
+#: The tables of battle endings kept, all combat variants and sizes together: one of ``(size + 1)**2`` floats per
+#: number of defenders (33 KiB at the usual size of 64 attackers, 528 KiB at 256, so up to 136 MiB for the 257
+#: tables of the largest size).  Past this, the tables of other variants and sizes are dropped, the least
+#: recently grown first; a single call still builds what it needs, within the limits of :func:`riskmath.set_limits`.
+_TABLES_BYTES = 256 * 2**20
+_TABLES: dict[tuple[CombatRules, int], _Battles] = {}  # the least recently grown first
+_TABLES_LOCK = threading.Lock()
+
+
 def _battles(combat: CombatRules, size: int) -> _Battles:
-    return _Battles(combat, size)
+    """The tables of ``combat`` for stacks of up to ``size`` attackers, shared by every caller and thread."""
+    found = _TABLES.get((combat, size))
+    if found is None:
+        with _TABLES_LOCK:
+            found = _TABLES.get((combat, size))
+            if found is None:
+                found = _TABLES[(combat, size)] = _Battles(combat, size)
+        _keep_within_budget(found)
+    return found
+
+
+def _keep_within_budget(grown: _Battles) -> None:
+    """Mark ``grown`` the most recently grown and drop the others, oldest first, past ``_TABLES_BYTES``."""
+    with _TABLES_LOCK:
+        key = (grown.kern.rules, grown.size)
+        if _TABLES.get(key) is grown:
+            _TABLES[key] = _TABLES.pop(key)
+        total = sum(tables.nbytes() for tables in _TABLES.values())
+        for old_key, tables in list(_TABLES.items()):
+            if total <= _TABLES_BYTES:
+                break
+            if tables is not grown:
+                del _TABLES[old_key]
+                total -= tables.nbytes()
