@@ -21,7 +21,9 @@ import logging
 import math
 import numbers
 import os
+import threading
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from types import TracebackType
@@ -232,18 +234,67 @@ def default_max_memory() -> int:
 
 
 class _Limits:
-    """The limits in force; one instance, changed by :func:`set_limits`."""
+    """The limits in force; one instance, changed by :func:`set_limits`.
 
-    __slots__ = ("max_memory", "max_seconds")
+    The limits are the defaults overlaid, field by field, with every :class:`set_limits` still in effect, in
+    the order they were made: a call made as a statement stays in effect, one made as a ``with`` block until
+    its block ends.  The limits in force are recomputed from that list (under the lock) whenever it changes,
+    so that blocks that end in any order, in any thread, leave the limits of the calls still in effect.
+    Readers read the two attributes (no lock).
+    """
+
+    __slots__ = ("_base", "_changes", "_lock", "max_memory", "max_seconds")
 
     def __init__(self) -> None:
         self.max_memory: float | None = None  # None: default_max_memory(), worked out on first use (at import)
         self.max_seconds: float = DEFAULT_MAX_SECONDS
+        self._base: dict[str, float] = {}  # the statements folded in (see add)
+        self._changes: list[_Change] = []  # the calls in effect, oldest first
+        self._lock = threading.Lock()
 
     def memory(self) -> float:
         if self.max_memory is None:
-            self.max_memory = default_max_memory()
+            self.max_memory = _default_memory()
         return self.max_memory
+
+    def add(self, change: _Change) -> None:
+        with self._lock:
+            # A statement whose set_limits object is gone can no longer become a block: from the oldest on, such
+            # changes are folded into the base for good, so that the list holds only blocks, the objects still
+            # held, and the statements made after them.
+            changes = self._changes
+            while changes and not changes[0].entered and changes[0].owner() is None:
+                self._base.update(changes.pop(0).fields)
+            changes.append(change)
+            self._recompute()
+
+    def remove(self, change: _Change) -> None:
+        with self._lock:
+            self._changes = [c for c in self._changes if c is not change]
+            self._recompute()
+
+    def _recompute(self) -> None:
+        values: dict[str, float | None] = {"max_memory": None, "max_seconds": DEFAULT_MAX_SECONDS, **self._base}
+        for change in self._changes:
+            values.update(change.fields)
+        self.max_memory = values["max_memory"] if values["max_memory"] is not None else _default_memory()
+        self.max_seconds = values["max_seconds"]  # type: ignore[assignment]
+
+
+class _Change:
+    """One :class:`set_limits` call's fields, held by :class:`_Limits` while it is in effect."""
+
+    __slots__ = ("entered", "fields", "owner")
+
+    def __init__(self, owner: set_limits, fields: dict[str, float]) -> None:
+        self.owner = weakref.ref(owner)
+        self.fields = fields
+        self.entered = 0
+
+
+@functools.lru_cache(maxsize=1)
+def _default_memory() -> int:
+    return default_max_memory()
 
 
 #: The limits in force (layer-internal: :func:`check_cost` reads them; so does the battle cache, which
@@ -272,6 +323,13 @@ class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
     :class:`~riskmath.ResourceLimitError` naming the argument, the estimate
     and the limit.
 
+    The limits belong to the process (every thread).  A call made as a
+    statement stays in effect; one made as a ``with`` block is in effect until
+    its block ends.  The limits in force are the defaults overlaid with every
+    call still in effect, the latest last: blocks ending in any order, in any
+    thread, give back the limits of the calls still in effect (a statement
+    inside a block stays in effect after it).
+
     Parameters
     ----------
     max_memory : int or float, optional
@@ -299,19 +357,24 @@ class set_limits:  # noqa: N801 -- used as a function, like numpy.errstate
     """
 
     def __init__(self, *, max_memory: float | None = None, max_seconds: float | None = None) -> None:
-        self._previous = (LIMITS.max_memory, LIMITS.max_seconds)
+        fields: dict[str, float] = {}
         if max_memory is not None:
-            LIMITS.max_memory = _positive("max_memory", max_memory)
+            fields["max_memory"] = _positive("max_memory", max_memory)
         if max_seconds is not None:
-            LIMITS.max_seconds = _positive("max_seconds", max_seconds)
+            fields["max_seconds"] = _positive("max_seconds", max_seconds)
+        self._change = _Change(self, fields)
+        LIMITS.add(self._change)
 
     def __enter__(self) -> set_limits:
+        self._change.entered += 1
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        LIMITS.max_memory, LIMITS.max_seconds = self._previous
+        self._change.entered = max(self._change.entered - 1, 0)  # (an exit without an entry ends the call too)
+        if not self._change.entered:
+            LIMITS.remove(self._change)
 
     def __repr__(self) -> str:
         return f"set_limits(max_memory={LIMITS.memory()!r}, max_seconds={LIMITS.max_seconds!r})"

@@ -13,6 +13,8 @@ not numbers, and an error message never quotes a huge value in full.
 from __future__ import annotations
 
 import math
+import sys
+import threading
 import time
 import tracemalloc
 from fractions import Fraction
@@ -193,6 +195,41 @@ def test_set_limits_is_a_context_manager_and_restores():
     for bad in (0, -1, True, "1G", float("nan")):
         with pytest.raises(rm.InvalidArgumentError, match="positive number"):
             rm.set_limits(max_memory=bad)
+    assert rm.get_limits() == before
+
+
+def test_set_limits_blocks_ending_in_any_order_in_any_thread_leave_the_calls_still_in_effect():
+    # The limits belong to the process: overlapping blocks in several threads used to restore, each, what it
+    # saw on entry, so that the limits stayed changed after every block had ended (max_seconds stuck at 1e-4).
+    before = rm.get_limits()
+    first, second = rm.set_limits(max_seconds=2), rm.set_limits(max_seconds=3)
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)  # the older block ends first
+    assert rm.get_limits()["max_seconds"] == 3
+    second.__exit__(None, None, None)
+    assert rm.get_limits() == before
+    with rm.set_limits(max_seconds=4):
+        rm.set_limits(max_memory=3 * MiB)  # a statement inside a block stays in effect after it
+    assert rm.get_limits() == {**before, "max_memory": 3 * MiB}
+    rm.set_limits(max_memory=before["max_memory"])
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+
+        def blocks(k: int) -> None:
+            for n in range(200):
+                with rm.set_limits(max_seconds=1 + k + n / 1000, max_memory=MiB * (k + 1)):
+                    pass
+
+        threads = [threading.Thread(target=blocks, args=(k,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
     assert rm.get_limits() == before
 
 
