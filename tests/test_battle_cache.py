@@ -246,3 +246,49 @@ def test_chain_tables_are_refused_past_the_memory_limit_and_kept_within_their_bu
         kept = list(_odds_grids._TABLES.values())
         assert kept[-1].kern.rules == variant  # the table just grown is kept, the most recent
         assert sum(t.nbytes() for t in kept) <= 4 * 2**20 or len(kept) == 1
+
+
+def test_a_variant_never_gets_a_token_another_variant_had():
+    # lookup() reads a variant's token without the lock; if forget() gave the token to another variant, a
+    # thread that read it just before could be served that other variant's battle (0.524 for 0.964).
+    x, y = CombatRules(attacker_sides=7, defender_sides=7), CombatRules(attacker_sides=9, defender_sides=9)
+    clear_battle_cache()
+    rm.battle(5, 3, rules=x)
+    old = _battle_cache._TOKENS[x]
+    clear_battle_cache()
+    rm.battle(5, 3, rules=y)
+    assert _battle_cache._TOKENS[y] != old
+    assert _battle_cache.lookup(5, 3, 0, False, x) is None  # x's old key finds nothing
+
+
+def test_battles_computed_by_several_threads_at_once_are_whole_and_right():
+    # A remembered battle was published before its values were filled in: a thread finding it in between
+    # built a Battle without its distribution (AttributeError: '_win'), or with half of it.
+    keys = [(a, d, exact) for a in range(1, 7) for d in range(1, 7) for exact in (False, True)]
+    clear_battle_cache()
+    serial = {key: rm.battle(key[0], key[1], exact=key[2]).win_probability for key in keys}
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    failures: list[object] = []
+    try:
+        for trial in range(8):
+            order = list(keys)
+            random.Random(trial).shuffle(order)
+            clear_battle_cache()
+
+            def ask(order=order) -> None:
+                for a, d, exact in order:
+                    try:
+                        if rm.battle(a, d, exact=exact).win_probability != serial[a, d, exact]:
+                            failures.append((a, d, exact))
+                    except Exception as error:  # any failure is the defect
+                        failures.append(error)
+
+            threads = [threading.Thread(target=ask) for _ in range(6)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []

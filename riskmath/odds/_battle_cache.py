@@ -17,8 +17,8 @@ The functions here are layer-internal.
 
 from __future__ import annotations
 
+import itertools
 import threading
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -36,6 +36,7 @@ _LARGEST_SHARE = 8
 _MAX_VARIANTS = 256
 
 _TOKENS: dict[CombatRules, int] = {CLASSIC: 0}
+_NEXT_TOKEN = itertools.count(1)  # tokens are never reused (see forget)
 
 Key = tuple[int, int, int, bool, int]  # attackers, defenders, stop_at, exact, token of the combat rules
 
@@ -75,26 +76,29 @@ def remember(
     stop_at: int,
     exact: bool,
     combat: CombatRules,
-    win: Sequence[Number],
-    stop: Sequence[Sequence[Number]],
-    rolls: Number,
+    values: dict[str, Any],
     memory: float,
     seconds: float,
     budget: float,
 ) -> Result:
     """Keep a new result (unless it is too big for ``budget`` bytes), dropping the oldest past the budget.
 
-    ``memory`` and ``seconds`` are what computing it was estimated to take:
-    :func:`lookup` serves it only while the limits in force allow them.
+    ``values`` are the Battle's attributes (``_win``, ``_stop``, ``_rolls`` among them); the result holds
+    them, and itself as ``_shared``, before another thread can find it.  ``memory`` and ``seconds`` are
+    what computing it was estimated to take: :func:`lookup` serves it only while the limits in force allow
+    them.
 
     Returns
     -------
     Result
-        The new entry, whose ``values`` the caller fills; a result not kept
-        is returned all the same (its Battle shares its values with itself).
+        The new entry, whose ``values`` Battles of these arguments add to; a
+        result not kept is returned all the same (its Battle shares its values
+        with itself).
     """
-    nbytes = _result_bytes(attackers, defenders, exact, combat, len(win) + sum(map(len, stop)))
+    stop = values["_stop"]
+    nbytes = _result_bytes(attackers, defenders, exact, combat, len(values["_win"]) + sum(map(len, stop)))
     result = Result(memory, seconds, nbytes)
+    result.values.update(values, _shared=result)  # (complete before it is published below)
     if nbytes * _LARGEST_SHARE > budget:
         return result
     with _LOCK:  # (threads: lookups are single dict reads, but this is several steps)
@@ -102,7 +106,7 @@ def remember(
         if token is None:
             if len(_TOKENS) >= _MAX_VARIANTS:
                 forget()
-            token = _TOKENS[combat] = len(_TOKENS)
+            token = _TOKENS[combat] = next(_NEXT_TOKEN)
         key = (attackers, defenders, stop_at, exact, token)
         old = _RESULTS.pop(key, None)
         if old is not None:
@@ -135,7 +139,11 @@ def lookup(
 
 
 def forget() -> None:
-    """Forget every remembered result and combat variant."""
+    """Forget every remembered result and combat variant.
+
+    A variant seen again later gets a new token, never one given before: a thread that read a token just
+    before this (:func:`lookup` takes no lock) then finds nothing rather than another variant's result.
+    """
     with _LOCK:
         _RESULTS.clear()
         _HELD[0] = 0.0

@@ -411,17 +411,12 @@ class Battle:
             k,
             exact,
             self._rules,
-            self._win,
-            self._stop,
-            self._rolls,
+            {"_attackers": A, "_defenders": D, "_stop_at": k, "_exact": exact, "_rules": self._rules}
+            | {"_win": self._win, "_stop": self._stop, "_rolls": self._rolls},
             self._memory,
             self._seconds,
             BATTLE_CACHE_BYTES,
         )
-        self._shared.values.update(
-            _attackers=A, _defenders=D, _stop_at=k, _exact=exact, _rules=self._rules, _shared=self._shared
-        )
-        self._shared.values.update(_win=self._win, _stop=self._stop, _rolls=self._rolls)
 
     _memory, _seconds = 0.0, 0.0  # what the sweep was estimated to take; set by _sweep, kept by the cache
     _win: Sequence[Number]  # win[a]: the probability of winning with a armies able to attack left
