@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
-import threading
 from fractions import Fraction
 from itertools import pairwise
 
@@ -13,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import combat_rules
+from threads import in_threads
 
 import riskmath as rm
 from riskmath.evaluate import _routes
@@ -203,28 +202,19 @@ def test_chain_tables_grown_by_several_threads_at_once_are_the_tables_of_one():
     # defenders.  (Unlocked, threads switched every microsecond filed each other's tables: odds off by up to 0.9.)
     serial = _odds_grids._Battles(CombatRules(), 64)
     expected = [serial.ending(d).copy() for d in range(41)]
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        for trial in range(5):
-            shared = _odds_grids._Battles(CombatRules(), 64)
-            seen: list[tuple[int, np.ndarray]] = []
+    for trial in range(5):
+        shared = _odds_grids._Battles(CombatRules(), 64)
+        seen: list[tuple[int, np.ndarray]] = []
 
-            def ask(k: int, shared=shared, seen=seen) -> None:
-                order = list(range(1, 41))
-                random.Random(k).shuffle(order)
-                seen.extend((d, shared.ending(d).copy()) for d in order)
+        def ask(k: int, shared=shared, seen=seen) -> None:
+            order = list(range(1, 41))
+            random.Random(k).shuffle(order)
+            seen.extend((d, shared.ending(d).copy()) for d in order)
 
-            threads = [threading.Thread(target=ask, args=(10 * trial + k,)) for k in range(4)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            assert len(seen) == 4 * 40
-            assert all(np.array_equal(table, expected[d]) for d, table in seen)
-            assert all(np.array_equal(shared.ending(d), expected[d]) for d in range(41))
-    finally:
-        sys.setswitchinterval(interval)
+        in_threads(ask, [(10 * trial + k,) for k in range(4)])
+        assert len(seen) == 4 * 40
+        assert all(np.array_equal(table, expected[d]) for d, table in seen)
+        assert all(np.array_equal(shared.ending(d), expected[d]) for d in range(41))
 
 
 def test_chain_tables_are_refused_past_the_memory_limit_and_kept_within_their_budget(monkeypatch):
@@ -267,28 +257,19 @@ def test_battles_computed_by_several_threads_at_once_are_whole_and_right():
     keys = [(a, d, exact) for a in range(1, 7) for d in range(1, 7) for exact in (False, True)]
     clear_battle_cache()
     serial = {key: rm.battle(key[0], key[1], exact=key[2]).win_probability for key in keys}
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
     failures: list[object] = []
-    try:
-        for trial in range(8):
-            order = list(keys)
-            random.Random(trial).shuffle(order)
-            clear_battle_cache()
+    for trial in range(8):
+        order = list(keys)
+        random.Random(trial).shuffle(order)
+        clear_battle_cache()
 
-            def ask(order=order) -> None:
-                for a, d, exact in order:
-                    try:
-                        if rm.battle(a, d, exact=exact).win_probability != serial[a, d, exact]:
-                            failures.append((a, d, exact))
-                    except Exception as error:  # any failure is the defect
-                        failures.append(error)
+        def ask(order=order) -> None:
+            for a, d, exact in order:
+                try:
+                    if rm.battle(a, d, exact=exact).win_probability != serial[a, d, exact]:
+                        failures.append((a, d, exact))
+                except Exception as error:  # any failure is the defect
+                    failures.append(error)
 
-            threads = [threading.Thread(target=ask) for _ in range(6)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+        in_threads(ask, [()] * 6)
     assert failures == []

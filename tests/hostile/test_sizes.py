@@ -13,8 +13,6 @@ not numbers, and an error message never quotes a huge value in full.
 from __future__ import annotations
 
 import math
-import sys
-import threading
 import time
 import tracemalloc
 from fractions import Fraction
@@ -25,6 +23,7 @@ import pytest
 from game_helpers import build, tiered
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threads import in_threads
 
 import riskmath as rm
 from riskmath.odds._sweeps import backward_cost, forward_cost
@@ -214,22 +213,12 @@ def test_set_limits_blocks_ending_in_any_order_in_any_thread_leave_the_calls_sti
     assert rm.get_limits() == {**before, "max_memory": 3 * MiB}
     rm.set_limits(max_memory=before["max_memory"])
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
+    def blocks(k: int) -> None:
+        for n in range(200):
+            with rm.set_limits(max_seconds=1 + k + n / 1000, max_memory=MiB * (k + 1)):
+                pass
 
-        def blocks(k: int) -> None:
-            for n in range(200):
-                with rm.set_limits(max_seconds=1 + k + n / 1000, max_memory=MiB * (k + 1)):
-                    pass
-
-        threads = [threading.Thread(target=blocks, args=(k,)) for k in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    in_threads(blocks, [(k,) for k in range(4)])
     assert rm.get_limits() == before
 
 
