@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import math
 import pickle
+import random
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 from game_helpers import tiered
+from threads import in_threads
 
 pytest.importorskip("pyspiel")
 
@@ -735,3 +737,38 @@ def test_no_history_is_longer_than_max_game_length():
     assert decisions == budget
     assert len([a for a in state.full_history() if a.player >= 0]) == budget
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_tensors_of_many_states_read_by_several_threads_at_once_are_each_their_own():
+    # Every state of every game of the same parameters shares one setup; its observers rewrite their buffers in
+    # place, so threads asking for different states' tensors at once mixed them up (two in five wrong).
+    game = pyspiel.load_game("python_risk", {"players": 3, "max_turns": 30})
+    states, rng = [], random.Random(0)
+    for _ in range(2):
+        state = game.new_initial_state()
+        for k in range(1, 241):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            if k % 30 == 0:
+                states.append(state.clone())
+    cases = [(i, p, info) for i in range(len(states)) for p in range(3) for info in (False, True)]
+
+    def tensor(i: int, p: int, info: bool) -> list[float]:
+        return states[i].information_state_tensor(p) if info else states[i].observation_tensor(p)
+
+    serial = {case: tensor(*case) for case in cases}
+    wrong: list[tuple[int, int, bool]] = []
+
+    def ask(seed: int) -> None:
+        order = list(cases)
+        random.Random(seed).shuffle(order)
+        wrong.extend(case for case in order if tensor(*case) != serial[case])
+
+    for trial in range(3):
+        in_threads(ask, [(6 * trial + k,) for k in range(6)])
+    assert wrong == []

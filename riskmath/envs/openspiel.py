@@ -69,6 +69,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -216,8 +217,18 @@ class _Setup:
         # nothing, and observers keep its vectors (RiskObserver.set_from).
         self.initial = self.game.new_initial_state(seed=0)
         # The vectors read by RiskState.observation_tensor / information_state_tensor from Python, updated in
-        # place from node to node (the observer keys each player's buffer by the node it shows).
-        self.observers = (Observer(self.game), Observer(self.game, information=True))
+        # place from node to node (the observer keys each player's buffer by the node it shows): one pair per
+        # thread, since every state of every game of these parameters shares this setup (one pair for all
+        # mixed states up across threads: two in five tensors wrong, in the thread review's reproducer).
+        self._per_thread = threading.local()
+
+    @property
+    def observers(self) -> tuple[Observer, Observer]:
+        """This thread's observers: of the observation, and of the information state."""
+        found: tuple[Observer, Observer] | None = getattr(self._per_thread, "observers", None)
+        if found is None:
+            found = self._per_thread.observers = (Observer(self.game), Observer(self.game, information=True))
+        return found
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (_setup, (self.key,))
