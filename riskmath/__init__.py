@@ -15,6 +15,8 @@ Fraction(1445, 3888)
 import fractions
 import importlib
 import sys
+import threading
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -144,14 +146,31 @@ _DEPRECATED: dict[str, tuple[Callable[[], object], str]] = {
 _SUBMODULES = ("agents", "errors", "evaluate", "game", "odds", "plots", "sim", "tournament")
 
 
+#: Held while a first use imports one of the lazy subpackages, so that threads making their first games at once
+#: import them one after the other: entered from two ends at once, the game package's modules (which import one
+#: another) gave one thread a half-made module (ImportError) or CPython's _DeadlockError.
+_FIRST_IMPORT = threading.RLock()
+
+
+def _imported(name: str) -> types.ModuleType:
+    """The module ``name``, imported by one thread at a time if nobody has begun it (see ``_FIRST_IMPORT``)."""
+    module = sys.modules.get(name)
+    if module is None:
+        with _FIRST_IMPORT:
+            return importlib.import_module(name)
+    # Begun already, by this thread (a module of the package importing another: the import system hands back
+    # the module as it stands) or by another (importlib waits for it, as the import system does).
+    return importlib.import_module(name)
+
+
 def __getattr__(name: str) -> object:
     """The lazily imported names of ``__all__``, and the subpackages (PEP 562)."""
     if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(_imported(_LAZY[name]), name)
         globals()[name] = value  # later lookups find it without calling this function
         return value
     if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
+        return _imported(f"{__name__}.{name}")
     if name in _DEPRECATED:
         load, instead = _DEPRECATED[name]
         # ``from riskmath import name`` looks the name up twice: importlib's check for a submodule of that name,

@@ -70,6 +70,41 @@ except AttributeError:
     assert _run(code) == ["ok"]
 
 
+# Three threads make their first game, agent and evaluation at once, each through a lazily imported name,
+# threads switched every microsecond; prints the errors (none expected).
+_FIRST_USE_IN_THREADS = """
+import sys, threading
+sys.setswitchinterval(1e-6)
+import riskmath as rm
+errors = []
+start = threading.Barrier(3)
+def task(k):
+    start.wait()
+    try:
+        if k == 0:
+            rm.Game(2, max_turns=5)
+        elif k == 1:
+            rm.evaluate.win_probability(5, 3)
+        else:
+            rm.agents.OddsAgent()
+    except BaseException as error:
+        errors.append(type(error).__name__)
+threads = [threading.Thread(target=task, args=(k,)) for k in range(3)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(errors)
+"""
+
+
+def test_first_use_of_the_lazy_subpackages_from_several_threads_at_once():
+    # The game package's modules import one another: entered from two ends at once (a notebook's thread pool,
+    # a threaded Dask worker), one thread got a half-made module (ImportError) or _DeadlockError.
+    for _ in range(3):
+        assert _run(_FIRST_USE_IN_THREADS) == ["[]"]
+
+
 def test_riskmath_tournament_is_a_module_and_a_call():
     """``rm.tournament(...)`` reads as ``rm.simulate(...)``: the module is callable, its call the function."""
     import pandas.testing
