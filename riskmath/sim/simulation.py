@@ -340,11 +340,12 @@ _GAMES: dict[str, Game] = {}
 
 def _rows(args: tuple[str, Game, Sequence[Agent], list[int], Position | None, float | None]) -> list[dict[str, Any]]:
     token, game, agents, seeds, start, move_time = args
-    if token not in _GAMES:
+    kept = _GAMES.get(token)
+    if kept is None:
         if len(_GAMES) >= 4:
             _GAMES.clear()
-        _GAMES[token] = game
-    game = _GAMES[token]
+        kept = _GAMES.setdefault(token, game)  # (one step: another thread's clear cannot come between)
+    game = kept
     rows: list[dict[str, Any]] = []
     for seed in seeds:
         try:
