@@ -33,6 +33,7 @@ from riskmath.game.board import Board
 from riskmath.game.cards import CARD_SYMBOLS, MAX_ARMIES, WILD, Card, Symbol, full_deck
 from riskmath.game.rules import MAX_OPTION, Rules
 from riskmath.odds._sweeps import check_kernel_cost, forward_float, kernel
+from riskmath.odds.dice import CombatRules
 
 __all__ = ["ChanceTable", "GameContext"]
 
@@ -178,13 +179,14 @@ class GameContext:
         return setup.deal_schedule(self.two_player, self.players, len(self.board), first)
 
     # -- chance tables, shared by every state --------------------------------
-    @functools.cache  # noqa: B019 - a game lives as long as its states
+    # They depend on the combat rules alone: kept per CombatRules at module level, bounded, so that they are
+    # shared by every game of those dice and keep no game alive.  (As caches of the methods, keyed by the
+    # game, they kept every game that ever rolled a die for the life of the process: 12,000 short games held
+    # 12,000 games and 206 MB, and big blitzes' whole tables, 2.6 MB each, up to 8,192 of them.)
     def roll_table(self, attacker_dice: int, defender_dice: int) -> ChanceTable:
         """The outcomes of one roll: ``(RollOutcome, Fraction)`` pairs and cumulative floats."""
-        odds = self.rules.combat.roll_odds(attacker_dice, defender_dice)
-        return ChanceTable(tuple((RollOutcome(a, d), p) for (a, d), p in odds.items()))
+        return _roll_table(self.rules.combat, attacker_dice, defender_dice)
 
-    @functools.cache  # noqa: B019
     def roll_tables(self) -> tuple[tuple[tuple[tuple[float, ...], tuple[tuple[int, int], ...]], ...], ...]:
         """Every roll's table as plain numbers, for rolling battles out: ``[dice][defender dice]``.
 
@@ -193,34 +195,18 @@ class GameContext:
         probabilities of ``roll_table(c, e)`` and the ``(attacker, defender)``
         losses of each outcome, in the same order.
         """
-        combat = self.rules.combat
-        rows = []
-        for c in range(combat.attacker_max_dice + 1):
-            row: list[tuple[tuple[float, ...], tuple[tuple[int, int], ...]]] = []
-            for e in range(combat.defender_max_dice + 1):
-                if c == 0 or e == 0:
-                    row.append(((), ()))
-                    continue
-                table = self.roll_table(c, e)
-                losses = tuple((o.attacker_losses, o.defender_losses) for o, _ in table.outcomes)
-                row.append((tuple(table.cumulative), losses))
-            rows.append(tuple(row))
-        return tuple(rows)
+        return _roll_tables(self.rules.combat)
 
-    @functools.lru_cache(maxsize=8192)  # noqa: B019
     def blitz_table(self, attackers: int, defenders: int, stop_at: int) -> ChanceTable:
-        """The outcomes of a blitz: ``(BattleOutcome, float)`` pairs, the distribution of :func:`riskmath.battle`."""
-        win, stop, _ = forward_float(attackers, defenders, stop_at, kernel(self.rules.combat))
-        # The outcomes in order of (attackers left, defenders left); a stop before a win on the same pair.
-        rows, columns = np.nonzero(stop > 0)
-        (wins,) = np.nonzero(win > 0)
-        keyed = sorted(
-            [
-                *zip(rows.tolist(), columns.tolist(), [0] * len(rows), stop[rows, columns].tolist(), strict=True),
-                *zip(wins.tolist(), [0] * len(wins), [1] * len(wins), win[wins].tolist(), strict=True),
-            ]
-        )
-        return ChanceTable(tuple((BattleOutcome(a, d), p) for a, d, _, p in keyed))
+        """The outcomes of a blitz: ``(BattleOutcome, float)`` pairs, the distribution of :func:`riskmath.battle`.
+
+        Remembered up to ``KEPT_BLITZ`` attackers and defenders (the tables play draws from); a bigger one is
+        built for its call (a blitz of 12,000 against 12,000 has a table of 2.6 MB).
+        """
+        combat = self.rules.combat
+        if attackers <= KEPT_BLITZ[0] and defenders <= KEPT_BLITZ[1]:
+            return _kept_blitz_table(combat, attackers, defenders, stop_at)
+        return _blitz_table(combat, attackers, defenders, stop_at)
 
     def to_dict(self) -> dict[str, Any]:
         """The game's description, for :meth:`GameState.to_json`."""
@@ -231,3 +217,47 @@ class GameContext:
             "defender_decides": self.defender_decides,
             "max_turns": self.max_turns,
         }
+
+
+#: The blitz tables remembered: up to this many attackers and defenders (play draws bigger blitzes in pieces
+#: of these, see :mod:`riskmath.game.chance`), 8,192 of them (about 45 MB when full).
+KEPT_BLITZ = (64, 16)
+
+
+@functools.lru_cache(maxsize=1024)
+def _roll_table(combat: CombatRules, attacker_dice: int, defender_dice: int) -> ChanceTable:
+    odds = combat.roll_odds(attacker_dice, defender_dice)
+    return ChanceTable(tuple((RollOutcome(a, d), p) for (a, d), p in odds.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _roll_tables(combat: CombatRules) -> tuple[tuple[tuple[tuple[float, ...], tuple[tuple[int, int], ...]], ...], ...]:
+    rows = []
+    for c in range(combat.attacker_max_dice + 1):
+        row: list[tuple[tuple[float, ...], tuple[tuple[int, int], ...]]] = []
+        for e in range(combat.defender_max_dice + 1):
+            if c == 0 or e == 0:
+                row.append(((), ()))
+                continue
+            table = _roll_table(combat, c, e)
+            losses = tuple((o.attacker_losses, o.defender_losses) for o, _ in table.outcomes)
+            row.append((tuple(table.cumulative), losses))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _blitz_table(combat: CombatRules, attackers: int, defenders: int, stop_at: int) -> ChanceTable:
+    win, stop, _ = forward_float(attackers, defenders, stop_at, kernel(combat))
+    # The outcomes in order of (attackers left, defenders left); a stop before a win on the same pair.
+    rows, columns = np.nonzero(stop > 0)
+    (wins,) = np.nonzero(win > 0)
+    keyed = sorted(
+        [
+            *zip(rows.tolist(), columns.tolist(), [0] * len(rows), stop[rows, columns].tolist(), strict=True),
+            *zip(wins.tolist(), [0] * len(wins), [1] * len(wins), win[wins].tolist(), strict=True),
+        ]
+    )
+    return ChanceTable(tuple((BattleOutcome(a, d), p) for a, d, _, p in keyed))
+
+
+_kept_blitz_table = functools.lru_cache(maxsize=8192)(_blitz_table)
