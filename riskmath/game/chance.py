@@ -60,6 +60,8 @@ UNIT = 1.0 / (1 << 53)
 #: attackers it is drawn in pieces of ``TABLE_ATTACKERS``; with more defenders it is rolled out.
 TABLE_ATTACKERS = 64
 TABLE_DEFENDERS = 16
+#: Combat variants whose tables of huge blitzes are remembered (1 to 4 MB each; the least recently used go).
+_BLOCKS_KEPT = 8
 
 
 def step(state: int) -> tuple[int, int]:
@@ -319,7 +321,7 @@ def _cumulative(weights: Sequence[int], scale: int) -> tuple[float, ...]:
     return tuple(cumulative)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_BLOCKS_KEPT)
 def block_weights(combat: CombatRules) -> tuple[tuple[int, ...], int]:
     """The attacker's losses in :data:`ROLL_BLOCK` rolls of the most dice on both sides, exactly.
 
@@ -339,7 +341,7 @@ def block_weights(combat: CombatRules) -> tuple[tuple[int, ...], int]:
     return tuple(total), denominator**ROLL_BLOCK
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_BLOCKS_KEPT)
 def _block(combat: CombatRules) -> tuple[tuple[float, ...], int]:
     """The cumulative probabilities of :func:`block_weights` (each rounded once to a float) and the armies a block
     removes, ``ROLL_BLOCK * pairs``."""
@@ -357,7 +359,7 @@ def _roll_weights(combat: CombatRules) -> tuple[list[int], int, int]:
     return [p.numerator * (denominator // p.denominator) for p in one], denominator, pairs
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_BLOCKS_KEPT)
 def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[float, ...], int, int]:
     """As :func:`_block` for ``rolls`` rolls (a power of two), in floating point; as :func:`_huge_block`'s, the
     result is ``(cumulative, low, span)``, here with every loss from ``low = 0`` to ``span``.
@@ -372,7 +374,7 @@ def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[flo
     return tuple(cumulative.tolist()), 0, rolls * min(combat.attacker_max_dice, combat.defender_max_dice)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_BLOCKS_KEPT)
 def _long_pmf(combat: CombatRules, rolls: int) -> Any:
     """The attacker's losses in ``rolls`` rolls of the most dice (a power of two), as a float64 array."""
     import numpy as np
@@ -386,7 +388,7 @@ def _long_pmf(combat: CombatRules, rolls: int) -> Any:
     return pmf
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_BLOCKS_KEPT)
 def _huge_block(
     combat: CombatRules, rolls: int = HUGE_BLOCK, base: int = LONG_BLOCK
 ) -> tuple[tuple[float, ...], int, int]:

@@ -25,9 +25,27 @@ from riskmath.odds.dice import CombatRules, resolve_rules
 __all__ = ["chain_success", "chain_win_probability", "small_battles", "win_probability"]
 
 
-@lru_cache(maxsize=16)
+#: The grids of win probabilities kept, all combat variants and sizes together (a grid of ``size`` is ``size**2``
+#: floats: 32 MiB at 2,048); past this, the oldest other grids go.  (Sixteen grids of any size were kept: sixteen
+#: variants of a huge battle held 512 MiB.)
+_GRIDS_BYTES = 96 * 2**20
+_GRIDS: dict[tuple[CombatRules, int], np.ndarray] = {}  # the oldest first
+_GRIDS_LOCK = threading.Lock()
+
+
 def _win_grid(combat: CombatRules, size: int) -> np.ndarray:
-    return battle_statistics(size, size, ("win_probability",), rules=combat)["win_probability"]
+    grid = _GRIDS.get((combat, size))
+    if grid is None:
+        grid = battle_statistics(size, size, ("win_probability",), rules=combat)["win_probability"]
+        with _GRIDS_LOCK:
+            _GRIDS[(combat, size)] = grid
+            total = sum(kept.nbytes for kept in _GRIDS.values())
+            for key in list(_GRIDS):
+                if total <= _GRIDS_BYTES:
+                    break
+                if key != (combat, size):
+                    total -= _GRIDS.pop(key).nbytes
+    return grid
 
 
 def _plenty(defenders: int) -> int:
@@ -64,7 +82,7 @@ class _Memo:
         return self._small
 
 
-_MEMO_RULES = 16
+_MEMO_RULES = 4
 _MEMO_CHAINS = 1 << 16
 _MEMOS: dict[CombatRules, _Memo] = {}
 _LAST: list[_Memo] = [_Memo(object(), CombatRules())]  # a sentinel: no caller passes that object

@@ -235,8 +235,14 @@ def kernel(rules: CombatRules) -> Kernel:
     for c in range(1, rules.attacker_max_dice + 1):
         floats[c] = {e: _float_by_loss(rules, c, e) for e in range(1, rules.defender_max_dice + 1)}
     result = Kernel(rules, scale, floats)
+    if len(_KERNELS) >= _KERNELS_KEPT:  # (2 to 80 KB each: a fuzzer's thousands of variants must not pile up)
+        _KERNELS.clear()
     _KERNELS[rules] = _LAST[0] = result
     return result
+
+
+#: Kernels kept, one per combat variant (all forgotten when full).
+_KERNELS_KEPT = 256
 
 
 # -- cost estimates, checked against riskmath.set_limits before anything is allocated --------

@@ -50,7 +50,7 @@ def count_pair_wins_seconds(attacker_dice: int, defender_dice: int, attacker_sid
     return _COUNT_RATE * max(attacker_sides, defender_sides) * m**3 * (attacker_dice + defender_dice)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)  # (a few KB each; a fuzzer's thousands of variants must not pile up)
 def count_pair_wins(
     attacker_dice: int,
     defender_dice: int,
