@@ -55,3 +55,21 @@ def test_combat_kernels_are_bounded(monkeypatch):
     for sides in range(2, 20):
         rm.battle(3, 2, rules=CombatRules(attacker_sides=sides, defender_sides=sides + 1))
         assert len(_sweeps._KERNELS) <= 5
+
+
+def test_games_of_the_odds_agent_and_of_the_observations_set_values_are_freed():
+    # The odds agent's remembered plans and regions, and the observations' next set values, held their games
+    # (up to 8,192, 64 and 1,024 of them): a process that played many games kept about a thousand alive.
+    # (The observations' layouts keep the last 64 games' layouts, and so those games: bounded.)
+    from riskmath.agents import OddsAgent
+    from riskmath.envs.observations import _next_set_value
+
+    refs = []
+    for k in range(3):
+        game = rm.Game(2, max_turns=8)
+        rm.play(game, [OddsAgent(), OddsAgent()], seed=k)
+        assert _next_set_value(game, 0) == 4
+        refs.append(weakref.ref(game))
+        del game
+    gc.collect()
+    assert [r() for r in refs if r() is not None] == []

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import random
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -521,8 +522,10 @@ _CHECKED = {Phase.ATTACK: "_attack_checked", Phase.OCCUPY: "_occupy_checked"}
 
 #: Plans remembered by :func:`_plan_continent` (all forgotten when full); a plan holds a few short lists.
 _PLANS_KEPT = 8192
-_PLANS: dict[tuple[int, str, int, int, tuple[int, ...]], tuple[Game, ContinentPlan | None, float]] = {}
-_REGIONS: dict[int, tuple[Game, dict[str, tuple[int, ...]]]] = {}
+#: (The game by a weak reference, checked on every hit: a plan never keeps a game alive, and a new game given a dead
+#: one's id finds nothing.)
+_PLANS: dict[tuple[int, str, int, int, tuple[int, ...]], tuple[weakref.ref[Game], ContinentPlan | None, float]] = {}
+_REGIONS: dict[int, tuple[weakref.ref[Game], dict[str, tuple[int, ...]]]] = {}  # (weakly, as _PLANS)
 
 
 def _plan_continent(state: GameState, me: int, name: str, pool: int, floor: float) -> ContinentPlan | None:
@@ -537,20 +540,20 @@ def _plan_continent(state: GameState, me: int, name: str, pool: int, floor: floa
     """
     game, pos = state.game, state.position
     regions = _REGIONS.get(id(game))
-    if regions is None or regions[0] is not game:
+    if regions is None or regions[0]() is not game:
         if len(_REGIONS) >= 64:
             _REGIONS.clear()
         around: dict[str, tuple[int, ...]] = {}
         for label, continent in game.board.continents.items():
             members = set(continent.ids)
             around[label] = tuple(sorted(members.union(*(game.neighbors[t] for t in members))))
-        regions = _REGIONS[id(game)] = (game, around)
+        regions = _REGIONS[id(game)] = (weakref.ref(game), around)
     owners, armies = pos.owner, pos.armies
     region = regions[1][name]
     signature = tuple([armies[t] if owners[t] == me else -armies[t] for t in region])  # (armies are >= 1)
     key = (id(game), name, me, pool, signature)
     found = _PLANS.get(key)
-    if found is not None and found[0] is game:
+    if found is not None and found[0]() is game:
         if found[1] is not None:
             return found[1] if found[1].probability > floor else None
         if floor >= found[2]:
@@ -558,7 +561,7 @@ def _plan_continent(state: GameState, me: int, name: str, pool: int, floor: floa
     plan = plan_continent_above(state, me, game.board.continents[name].ids, pool, floor)
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.clear()
-    _PLANS[key] = (game, plan, floor)
+    _PLANS[key] = (weakref.ref(game), plan, floor)
     return plan
 
 

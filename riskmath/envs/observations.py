@@ -71,7 +71,7 @@ from riskmath._validation import check_bool, shown
 from riskmath.envs.codec import BattleChance, CountChoice
 from riskmath.errors import CardError, InvalidArgumentError
 from riskmath.game import Game, GameState
-from riskmath.game.cards import WILD
+from riskmath.game.cards import WILD, SetValues
 from riskmath.game.missions import mission_text, missions_for
 from riskmath.game.phase import GAME_OVER, OCCUPY, Phase
 from riskmath.game.position import Capture, PendingBattle
@@ -726,11 +726,17 @@ class Observer:
         return scale(raw, self.game, information=self.information) if self.scaled else raw.copy()
 
 
-@functools.lru_cache(maxsize=1024)
 def _next_set_value(game: Game, traded: int) -> int:
+    """The value of the next set traded in the game (0 under a fixed table, where it depends on the cards)."""
+    return _set_value_after(game.rules.set_values, traded)
+
+
+@functools.lru_cache(maxsize=1024)
+def _set_value_after(values: SetValues, traded: int) -> int:
+    # (keyed by the set values, not the game: a cache keyed by games kept a thousand of them alive)
     try:
-        return game.rules.set_values.value(traded + 1)
-    except CardError:  # a fixed table: the value depends on the cards traded
+        return values.value(traded + 1)
+    except CardError:
         return 0
 
 
