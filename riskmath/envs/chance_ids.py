@@ -33,7 +33,8 @@ from riskmath.errors import IllegalActionError, InvalidArgumentError
 from riskmath.game import Game, GameState
 from riskmath.game.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies, RollOutcome
 from riskmath.game.cards import WILD
-from riskmath.game.chance import ROLL_BLOCK, TABLE_ATTACKERS, TABLE_DEFENDERS, blitz_piece, block_weights, is_chance
+from riskmath.game.chance import ROLL_BLOCK, blitz_piece, block_weights, is_chance
+from riskmath.game.context import TABLE_ATTACKERS, TABLE_DEFENDERS
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
 from riskmath.odds.dice import CombatRules
@@ -41,7 +42,7 @@ from riskmath.odds.dice import CombatRules
 __all__ = ["BATTLE_ATTACKERS", "BATTLE_DEFENDERS", "BLOCK_ROLLS", "BattleChance", "ChanceIds", "id_blocks"]
 
 #: The largest blitz (armies able to attack, defenders) whose end is one chance outcome; bigger ones go in pieces.
-#: The rules model's own table bounds (``riskmath.game.chance.TABLE_ATTACKERS``, ``TABLE_DEFENDERS``).
+#: The rules model's own table bounds (``riskmath.game.context.TABLE_ATTACKERS``, ``TABLE_DEFENDERS``).
 BATTLE_ATTACKERS = TABLE_ATTACKERS
 BATTLE_DEFENDERS = TABLE_DEFENDERS
 #: Rolls taken as one piece of a big blitz while both sides are far from the edges.

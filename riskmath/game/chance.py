@@ -44,7 +44,7 @@ from riskmath._validation import as_int, check_cost, shown
 from riskmath.errors import ResourceLimitError
 from riskmath.game.actions import BattleOutcome, DrawCard, FirstPlayer, PlaceArmies
 from riskmath.game.cards import WILD
-from riskmath.game.context import ChanceTable, GameContext
+from riskmath.game.context import TABLE_ATTACKERS, TABLE_DEFENDERS, ChanceTable, GameContext
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import CHANCE_PHASES, Phase
 from riskmath.game.position import Position, room
@@ -56,10 +56,6 @@ _GOLDEN = 0x9E3779B97F4A7C15
 #: From a 64-bit output to a float in [0, 1): ``(z >> 11) * UNIT``.
 UNIT = 1.0 / (1 << 53)
 
-#: The largest blitz (armies able to attack, defenders) drawn from its own cached battle table.  With more
-#: attackers it is drawn in pieces of ``TABLE_ATTACKERS``; with more defenders it is rolled out.
-TABLE_ATTACKERS = 64
-TABLE_DEFENDERS = 16
 #: Combat variants whose tables of huge blitzes are remembered (1 to 4 MB each; the least recently used go).
 _BLOCKS_KEPT = 8
 

@@ -35,7 +35,13 @@ from riskmath.game.rules import MAX_OPTION, Rules
 from riskmath.odds._sweeps import check_kernel_cost, forward_float, kernel
 from riskmath.odds.dice import CombatRules
 
-__all__ = ["ChanceTable", "GameContext"]
+__all__ = ["TABLE_ATTACKERS", "TABLE_DEFENDERS", "ChanceTable", "GameContext"]
+
+#: The largest blitz (armies able to attack, defenders) drawn from its own cached battle table.  With more
+#: attackers it is drawn in pieces of ``TABLE_ATTACKERS``; with more defenders it is rolled out (see
+#: :mod:`riskmath.game.chance`, which draws them).
+TABLE_ATTACKERS = 64
+TABLE_DEFENDERS = 16
 
 
 class ChanceTable:
@@ -200,11 +206,12 @@ class GameContext:
     def blitz_table(self, attackers: int, defenders: int, stop_at: int) -> ChanceTable:
         """The outcomes of a blitz: ``(BattleOutcome, float)`` pairs, the distribution of :func:`riskmath.battle`.
 
-        Remembered up to ``KEPT_BLITZ`` attackers and defenders (the tables play draws from); a bigger one is
-        built for its call (a blitz of 12,000 against 12,000 has a table of 2.6 MB).
+        Remembered up to ``TABLE_ATTACKERS`` attackers and ``TABLE_DEFENDERS`` defenders (the tables play draws
+        from, 8,192 of them: about 45 MB when full); a bigger one is built for its call (a blitz of 12,000 against
+        12,000 has a table of 2.6 MB).
         """
         combat = self.rules.combat
-        if attackers <= KEPT_BLITZ[0] and defenders <= KEPT_BLITZ[1]:
+        if attackers <= TABLE_ATTACKERS and defenders <= TABLE_DEFENDERS:
             return _kept_blitz_table(combat, attackers, defenders, stop_at)
         return _blitz_table(combat, attackers, defenders, stop_at)
 
@@ -217,11 +224,6 @@ class GameContext:
             "defender_decides": self.defender_decides,
             "max_turns": self.max_turns,
         }
-
-
-#: The blitz tables remembered: up to this many attackers and defenders (play draws bigger blitzes in pieces
-#: of these, see :mod:`riskmath.game.chance`), 8,192 of them (about 45 MB when full).
-KEPT_BLITZ = (64, 16)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -627,7 +627,7 @@ class GameState:
         replayed from its recorded outcomes ends in the same state.
 
         Outcomes have exactly the distribution that ``chance_outcomes()``
-        lists.  A blitz of up to ``riskmath.game.chance.TABLE_ATTACKERS``
+        lists.  A blitz of up to ``riskmath.game.context.TABLE_ATTACKERS``
         attacking and ``TABLE_DEFENDERS`` defending
         armies is one draw from the battle's cached table; one with more
         attackers is drawn in pieces from the table of ``TABLE_ATTACKERS``
