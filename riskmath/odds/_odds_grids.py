@@ -11,7 +11,9 @@ Re-exported by :mod:`riskmath.evaluate`, where they are documented.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -23,6 +25,9 @@ from riskmath.odds.conquests import attack_with, battles_cost, describe_path
 from riskmath.odds.dice import CombatRules, resolve_rules
 
 __all__ = ["chain_success", "chain_win_probability", "small_battles", "win_probability"]
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 #: The grids of win probabilities kept, all combat variants and sizes together (a grid of ``size`` is ``size**2``
@@ -39,13 +44,21 @@ def _win_grid(combat: CombatRules, size: int) -> np.ndarray:
         grid = battle_statistics(size, size, ("win_probability",), rules=combat)["win_probability"]
         with _GRIDS_LOCK:
             _GRIDS[(combat, size)] = grid
-            total = sum(kept.nbytes for kept in _GRIDS.values())
-            for key in list(_GRIDS):
-                if total <= _GRIDS_BYTES:
-                    break
-                if key != (combat, size):
-                    total -= _GRIDS.pop(key).nbytes
+            _trim(_GRIDS, _GRIDS_BYTES, (combat, size), lambda kept: kept.nbytes)
     return grid
+
+
+def _trim(kept: dict[K, V], budget: int, keep: K, nbytes: Callable[[V], int]) -> None:
+    """Drop the entries of ``kept`` but ``keep``'s, the oldest first, until their ``nbytes`` fit ``budget``.
+
+    For the byte-bounded caches of this module; the caller holds the cache's lock.
+    """
+    total = sum(nbytes(value) for value in kept.values())
+    for key in list(kept):
+        if total <= budget:
+            break
+        if key != keep:
+            total -= nbytes(kept.pop(key))
 
 
 def _plenty(defenders: int) -> int:
@@ -423,10 +436,4 @@ def _keep_within_budget(grown: _Battles) -> None:
         key = (grown.kern.rules, grown.size)
         if _TABLES.get(key) is grown:
             _TABLES[key] = _TABLES.pop(key)
-        total = sum(tables.nbytes() for tables in _TABLES.values())
-        for old_key, tables in list(_TABLES.items()):
-            if total <= _TABLES_BYTES:
-                break
-            if tables is not grown:
-                del _TABLES[old_key]
-                total -= tables.nbytes()
+        _trim(_TABLES, _TABLES_BYTES, key, _Battles.nbytes)
