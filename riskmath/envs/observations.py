@@ -72,6 +72,7 @@ from riskmath.envs.codec import BattleChance, CountChoice
 from riskmath.errors import CardError, InvalidArgumentError
 from riskmath.game import Game, GameState
 from riskmath.game.cards import WILD, SetValues
+from riskmath.game.chance import is_chance
 from riskmath.game.missions import mission_text, missions_for
 from riskmath.game.phase import GAME_OVER, OCCUPY, Phase
 from riskmath.game.position import Capture, PendingBattle
@@ -520,6 +521,7 @@ class Observer:
             tuple(_owner_rows(game.owners, game.players, p).argmax(axis=1)[:-1].tolist()) for p in range(game.players)
         )
         self._set_values: dict[int, int] = {}
+        self._n, self._players = len(game.board), game.players
 
     def view(self, node: GameState | CountChoice, player: int) -> np.ndarray:
         """The vector of ``node`` for ``player`` (an id of the game), as the observer's own buffer."""
@@ -590,17 +592,18 @@ class Observer:
             self._owners[player] = owner[:]
             changed.append(slices[0])
         elif owner != owners:  # a claim or a capture: only the changed territories' rows
-            columns, width, row = self._columns[player], game.players + 1, offsets[0]
-            for t, o in enumerate(owner):
-                if o != owners[t]:
-                    if owners[t] >= 0:
-                        at[row + columns[owners[t]]] = 0.0
-                        changed.append(row + columns[owners[t]])
-                    owners[t] = o
-                    if o >= 0:
-                        at[row + columns[o]] = 1.0
-                        changed.append(row + columns[o])
-                row += width
+            columns, width, start, t = self._columns[player], self._players + 1, offsets[0], -1
+            differ = list(map(operator.ne, owner, owners))
+            for _ in range(differ.count(True)):
+                t = differ.index(True, t + 1)
+                row, was, o = start + t * width, owners[t], owner[t]
+                if was >= 0:
+                    at[row + columns[was]] = 0.0
+                    changed.append(row + columns[was])
+                owners[t] = o
+                if o >= 0:
+                    at[row + columns[o]] = 1.0
+                    changed.append(row + columns[o])
         armies, before = pos.armies, self._armies[player]
         if before is None:
             _write_armies(out, armies, offsets[1])
@@ -612,9 +615,9 @@ class Observer:
             for _ in range(differ.count(True)):
                 t = differ.index(True, t + 1)
                 count = before[t] = armies[t]
-                at[start + t] = _log1p(count)
+                at[start + t] = _LOG1P[count] if count < 1024 else _log1p(count)
                 changed.append(start + t)
-        n, players = len(game.board), game.players
+        n, players = self._n, self._players
         hand = pos.hands[player]
         if hand != keys[_HAND]:
             keys[_HAND] = _UNSET
@@ -636,13 +639,21 @@ class Observer:
             keys[_SMALL] = small
             changed.append(block)
         phase = pos.phase
-        mover = state.current_player
-        ones = (
-            offsets[6] + _PHASE_NUMBER[id(phase)],
-            offsets[7] + ((mover - player) % players if mover >= 0 else players + (phase is GAME_OVER)),
-        )
-        if ones != keys[_ONES]:  # the phase and the mover, one-hot
-            self._write_entries(player, _ONES, ones, [(ones[0], 1.0), (ones[1], 1.0)])
+        if phase is GAME_OVER:  # the mover's entry: relative to the player, then chance, then the end
+            mover = players + 1
+        elif is_chance(game, pos):
+            mover = players
+        else:
+            mover = (pos.player - player) % players
+        ones = (offsets[6] + _PHASE_NUMBER[id(phase)], offsets[7] + mover)
+        if ones != keys[_ONES]:  # the phase and the mover, one-hot (two entries: written here, not listed)
+            before_ones, keys[_ONES] = keys[_ONES + 1], _UNSET
+            for k in before_ones:
+                at[k] = 0.0
+            at[ones[0]] = at[ones[1]] = 1.0
+            keys[_ONES], keys[_ONES + 1] = ones, ones
+            changed += before_ones
+            changed += ones
         turn = (pos.turn, pos.pool, pos.captured, pos.trade_down)
         if turn != keys[_TURN]:
             keys[_TURN] = _UNSET
@@ -712,11 +723,8 @@ class Observer:
             dirty = self._dirty[player]
             if dirty:
                 at = self._entries[player]
-                for block in dirty:
-                    if isinstance(block, int):
-                        values[block] = at[block]
-                    else:
-                        values[block] = at[block].tolist()
+                for block in dirty:  # an entry, or a slice (a list's slice takes the memoryview's floats)
+                    values[block] = at[block]
                 dirty.clear()
         return values.copy()
 
