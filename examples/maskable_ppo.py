@@ -250,6 +250,12 @@ def main(argv: Sequence[str] | None = None) -> float:
         parser.error(f"--steps must be at least 1, got {args.steps}")
     if args.eval_games < 1:
         parser.error(f"--eval-games must be at least 1, got {args.eval_games}")
+    try:
+        import sb3_contrib  # noqa: F401 -- only to say what is missing before a file is touched
+    except ModuleNotFoundError:
+        parser.error(
+            "needs sb3-contrib (and PyTorch): pip install sb3-contrib, or riskmath's [rl] extra: pip install -e '.[rl]'"
+        )
     curve_path = checked_path("--curve", args.curve, ".csv")
     plot_path = checked_path("--plot", args.plot, ".png")
     save_path = checked_path("--save", args.save, ".zip")

@@ -81,6 +81,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--dask", action="store_true", help="run on a local Dask cluster with --jobs workers")
     args = parser.parse_args()
+    if args.dask:
+        try:
+            import distributed  # noqa: F401 -- only to say what is missing before any game is played
+        except ModuleNotFoundError:
+            parser.error(
+                "--dask needs Dask's distributed scheduler: "
+                "pip install 'dask[distributed]', or riskmath's [distributed] extra"
+            )
     with dask_executor(args.jobs) if args.dask else contextlib.nullcontext() as executor:
         table = run(args.games, args.search_games, args.search_budget, args.jobs, args.seed, executor)
     shown = table.assign(

@@ -1,4 +1,4 @@
-"""Argument checks, resource limits and deprecation warnings shared by the public entry points (private module).
+"""Argument checks, resource limits, missing extras and deprecation warnings shared by the entry points (private).
 
 The resource limits live here, in one place: every entry point that allocates
 in proportion to its arguments estimates its memory (and, for slow exact
@@ -162,6 +162,20 @@ def is_sequence(value: object) -> TypeGuard[Sequence[Any]]:
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
+
+
+def missing_extra(error: ModuleNotFoundError, user: str, package: str, extra: str) -> ModuleNotFoundError:
+    """The error to raise when ``user`` (a module or feature of riskmath) cannot import an optional dependency:
+    what is missing and the two ways to install it (the package itself, or riskmath's ``extra``).
+
+    Used as ``except ModuleNotFoundError as error: raise missing_extra(error, ...) from error`` around the
+    imports of a module that needs one; ``name`` stays the missing module's, as Python's own error has it.
+    """
+    return ModuleNotFoundError(
+        f"{user} needs {package}, which is not installed ({error}): pip install {package}, or install "
+        f"riskmath with its [{extra}] extra (from a checkout: pip install '.[{extra}]')",
+        name=error.name,
+    )
 
 
 def warn_deprecated(old: str, new: str, *, stacklevel: int = 2) -> None:

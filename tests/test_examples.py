@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import runpy
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,9 @@ def test_maskable_ppo_example_shortened(tmp_path, monkeypatch, capsys):
 
 
 def test_maskable_ppo_example_checks_its_paths_before_training(tmp_path, monkeypatch, capsys):
-    # Runs without sb3-contrib: the paths and the board are refused before the training imports it.
+    # Runs without sb3-contrib (a stand-in module passes the script's check that it is installed): the paths and
+    # the board are refused before the training imports it.
+    monkeypatch.setitem(sys.modules, "sb3_contrib", types.ModuleType("sb3_contrib"))
     namespace = runpy.run_path(str(EXAMPLES / "maskable_ppo.py"))
     with pytest.raises(SystemExit, match=r"--curve must end in \.csv"):
         namespace["main"](["--curve", str(tmp_path / "curve.txt")])
@@ -120,3 +123,21 @@ def test_maskable_ppo_example_checks_its_paths_before_training(tmp_path, monkeyp
         namespace["main"](["--board", "atlantis"])
     assert refused.value.code == 2  # argparse's status for bad arguments, with the board's message on stderr
     assert "atlantis" in capsys.readouterr().err
+
+
+def test_examples_name_a_missing_extra_before_they_start(tmp_path, monkeypatch, capsys):
+    # Without Dask's scheduler (or sb3-contrib), the scripts say what to install, after checking their
+    # arguments and before any game is played (an entry of None in sys.modules hides an installed package).
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    monkeypatch.setattr(sys, "argv", ["tournament.py", "--games", "4", "--dask"])
+    with pytest.raises(SystemExit) as refused:
+        runpy.run_path(str(EXAMPLES / "tournament.py"), run_name="__main__")
+    assert refused.value.code == 2
+    assert "--dask needs Dask's distributed scheduler: pip install 'dask[distributed]'" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)
+    namespace = runpy.run_path(str(EXAMPLES / "maskable_ppo.py"))
+    with pytest.raises(SystemExit) as refused:
+        namespace["main"](["--steps", "10", "--curve", str(tmp_path / "curve.csv")])
+    assert refused.value.code == 2
+    assert "needs sb3-contrib (and PyTorch): pip install sb3-contrib" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == []

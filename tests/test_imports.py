@@ -206,3 +206,49 @@ def test_the_recurrence_without_scipy_loaded_is_lfilter_bit_for_bit(monkeypatch,
             theirs = scipy_lfilter([1.0], _sweeps.feedback(pairs, q), data, axis=axis)
             assert ours.shape == theirs.shape
             assert ours.tobytes() == theirs.tobytes()
+
+
+def test_the_oldest_python_is_named_alike_everywhere():
+    # pyproject's floor, the linter's target and the install page agree, and this interpreter meets them
+    # (riskmath 0.1 imported nothing on 3.10 while declaring it: typing.Self is new in 3.11).
+    import re
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    floor = project["project"]["requires-python"]
+    major, minor = map(int, re.fullmatch(r">=(\d+)\.(\d+)", floor).groups())  # type: ignore[union-attr]
+    assert project["tool"]["ruff"]["target-version"] == f"py{major}{minor}"
+    assert f"Python :: {major}.{minor}" in " ".join(project["project"]["classifiers"])
+    page = (root / "docs" / "getting_started.rst").read_text(encoding="utf-8")
+    assert f"riskmath needs Python {major}.{minor} or later" in page
+    assert sys.version_info >= (major, minor)
+
+
+# Each optional framework hidden (an entry of None in sys.modules makes its import fail as a missing one does).
+_MISSING = """
+import sys
+for name in sys.argv[2:]:
+    sys.modules[name] = None
+try:
+    __import__(sys.argv[1])
+except ModuleNotFoundError as error:
+    print(error.name)
+    print(error)
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "hidden", "install"),
+    [
+        ("riskmath.envs.gymnasium", ["gymnasium"], "pip install gymnasium, or install riskmath with its [gymnasium"),
+        ("riskmath.envs.pettingzoo", ["pettingzoo"], "pip install pettingzoo, or install riskmath with its [pettingz"),
+        ("riskmath.envs.openspiel", ["pyspiel"], "pip install open_spiel, or install riskmath with its [openspiel"),
+    ],
+)
+def test_a_missing_framework_is_named_with_how_to_install_it(module, hidden, install):
+    name, message = _run(_MISSING, module, *hidden)
+    assert name == hidden[0]  # as Python's own error: code catching ModuleNotFoundError by name still can
+    assert message.startswith(f"{module} needs ")
+    assert install in message

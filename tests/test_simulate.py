@@ -278,7 +278,8 @@ def test_progress_on_the_command_line(capsys):
 
 def test_progress_needs_tqdm(monkeypatch):
     monkeypatch.setitem(sys.modules, "tqdm", None)  # as if it were not installed
-    with pytest.raises(rm.InvalidArgumentError, match=r"progress=True needs tqdm: pip install 'riskmath\[progress\]'"):
+    missing = r"progress=True \(--progress on the command line\) needs tqdm, which is not installed: pip install tqdm"
+    with pytest.raises(rm.InvalidArgumentError, match=missing):
         simulate(GAME, AGENTS, 2, progress=True)
     with pytest.raises(rm.InvalidArgumentError, match="progress must be True or False"):
         simulate(GAME, AGENTS, 2, progress="yes")

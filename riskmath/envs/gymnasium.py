@@ -85,9 +85,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+from riskmath._validation import missing_extra
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ModuleNotFoundError as error:
+    raise missing_extra(error, "riskmath.envs.gymnasium", "gymnasium", "gymnasium") from error
 
 from riskmath._validation import check_bool, check_int, shown
 from riskmath.agents import make_agent

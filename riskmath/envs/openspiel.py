@@ -74,8 +74,14 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import mcts
+
+from riskmath._validation import missing_extra
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+except ModuleNotFoundError as error:
+    raise missing_extra(error, "riskmath.envs.openspiel", "open_spiel", "openspiel") from error
 
 from riskmath._validation import check_int, shown
 from riskmath.envs.codec import ActionCodec, BattleChance, CountChoice

@@ -77,9 +77,15 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from riskmath._validation import missing_extra
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+except ModuleNotFoundError as error:
+    raise missing_extra(error, "riskmath.envs.pettingzoo", "pettingzoo", "pettingzoo") from error
 
 from riskmath._validation import check_bool, check_int, shown
 from riskmath.envs.codec import ActionCodec, CountChoice, as_action_id

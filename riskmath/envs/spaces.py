@@ -9,7 +9,15 @@ PettingZoo, and ``riskmath.envs.pettingzoo`` builds on the same spaces
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
+
+from riskmath._validation import missing_extra
+
+try:
+    from gymnasium import spaces
+except ModuleNotFoundError as error:
+    raise missing_extra(
+        error, "riskmath.envs (the Gymnasium and PettingZoo environments)", "gymnasium", "gymnasium"
+    ) from error
 
 from riskmath._validation import check_int, shown
 from riskmath.envs.codec import ActionCodec

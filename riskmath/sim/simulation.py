@@ -363,7 +363,8 @@ def _progress_bar(total: int) -> Any:
         from tqdm import tqdm  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except ImportError:
         raise InvalidArgumentError(
-            "progress=True needs tqdm: pip install 'riskmath[progress]' (or pip install tqdm)"
+            "progress=True (--progress on the command line) needs tqdm, which is not installed: pip install tqdm, "
+            "or install riskmath with its [progress] extra"
         ) from None
     return tqdm(total=total, unit=" games", desc="simulate", file=sys.stderr, dynamic_ncols=True)
 
