@@ -152,6 +152,8 @@ def test_policy(capsys):
         (["need", "3"], "the following arguments are required: --p"),
         (["conquest", "10"], "the following arguments are required: defenders"),
         (["conquest", "10", "0"], r"defenders[0] must be >= 1, got 0"),
+        # once printed the plain win probability as if the threshold had been applied
+        (["policy", "10", "10", "--min-left", "3"], "--min-left 3 applies to --objective win_with only"),
     ],
 )
 def test_new_verbs_reject(capsys, argv, fragment):

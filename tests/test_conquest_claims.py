@@ -440,7 +440,7 @@ def _no_deviation(policy, two_sided: bool) -> None:
 @pytest.mark.parametrize("two_sided", [False, pytest.param(True, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("rules", [None, SLOW_THREE], ids=["classic", "three-defender-dice"])
 def test_max_dice_optimal_for_winning_objectives(rules, two_sided):
-    objectives = [("win", 1)] + [("win_with", m) for m in range(1, 8)]
+    objectives = [("win", None)] + [("win_with", m) for m in range(1, 8)]
     for name, min_left in objectives:
         policy = rm.optimal_policy(
             N_POLICY, N_POLICY, name, min_left=min_left, exact=True, rules=rules, two_sided=two_sided

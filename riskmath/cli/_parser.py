@@ -151,7 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     policy.add_argument("attackers", type=_count, help="armies able to attack (the territory holds one more)")
     policy.add_argument("defenders", type=_count, help="defending armies")
     policy.add_argument("--objective", choices=("win", "win_with"), default="win")
-    policy.add_argument("--min-left", type=_count, default=1, metavar="M", help="for --objective win_with")
+    policy.add_argument(
+        "--min-left", type=_count, metavar="M", help="for --objective win_with: at least M armies left (default 1)"
+    )
     policy.add_argument("--no-stop", action="store_true", help="the attacker may not break off")
     policy.add_argument("--two-sided", action="store_true", help="the defender chooses its dice too")
     policy.add_argument("--exact", action="store_true")

@@ -29,6 +29,7 @@ from riskmath.cli._output import (
     save_table,
     shown,
 )
+from riskmath.cli._parser import UsageError
 from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, WorkerError
 from riskmath.odds.battles import STATISTICS, battle
 from riskmath.odds.conquests import conquest
@@ -163,6 +164,10 @@ def _need(args: argparse.Namespace) -> str:
 
 
 def _policy(args: argparse.Namespace) -> str:
+    if args.min_left is not None and args.objective != "win_with":
+        raise UsageError(
+            f"--min-left {args.min_left} applies to --objective win_with only (the objective is {args.objective})"
+        )
     policy = optimal_policy(
         args.attackers,
         args.defenders,

@@ -436,7 +436,7 @@ class Policy:
         defenders: int,
         *,
         objective: str | Callable[[int, int], Number] = "win",
-        min_left: int = 1,
+        min_left: int | None = None,
         allow_stop: bool = True,
         two_sided: bool = False,
         exact: bool = False,
@@ -445,7 +445,12 @@ class Policy:
     ) -> None:
         self.attackers = check_int("attackers", attackers, minimum=1)
         self.defenders = check_int("defenders", defenders, minimum=1)
-        self.min_left = check_int("min_left", min_left, minimum=0)
+        if min_left is not None and not (isinstance(objective, str) and objective == "win_with"):
+            raise InvalidArgumentError(
+                f"min_left={shown(min_left)} is the threshold of objective='win_with' and means nothing to "
+                f"objective={shown(objective)}: pass objective='win_with' (or leave min_left out)"
+            )
+        self.min_left = 1 if min_left is None else check_int("min_left", min_left, minimum=0)
         for name, flag in (("allow_stop", allow_stop), ("two_sided", two_sided), ("exact", exact)):
             if not isinstance(flag, bool):
                 raise InvalidArgumentError(f"{name} must be True or False, got {shown(flag)}")
@@ -627,7 +632,7 @@ def optimal_policy(
     defenders: int,
     objective: str | Callable[[int, int], Number] = "win",
     *,
-    min_left: int = 1,
+    min_left: int | None = None,
     allow_stop: bool = True,
     two_sided: bool = False,
     exact: bool = False,
@@ -644,8 +649,9 @@ def optimal_policy(
         with at least ``min_left`` armies able to attack).  A function
         ``u(a, d)``: maximize the expected value of ``u`` at the final state
         (``d == 0`` is a conquest; stopping at ``(a, d)`` ends there).
-    min_left : int, default 1
-        Threshold of ``"win_with"``.
+    min_left : int, optional
+        Threshold of ``"win_with"`` (1 if left out); refused with another
+        objective, which it would not change.
     allow_stop : bool, default True
         Whether the attacker may break off the battle.
     two_sided : bool, default False

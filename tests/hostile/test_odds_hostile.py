@@ -456,7 +456,7 @@ CALLS = {
     "defence_allocations": (rm.defence_allocations, [8, 6, 2], {"leave": 1, "exact": False, "rules": None}),
     "optimal_policy": (
         rm.optimal_policy,
-        [5, 3, "win"],
+        [5, 3, "win_with"],
         {"min_left": 1, "allow_stop": True, "two_sided": False, "exact": False, "rules": None},
     ),
     "roll_odds": (rm.roll_odds, [3, 2], {"attacker_sides": 6, "defender_sides": 6, "ties": "defender"}),
@@ -533,6 +533,8 @@ def test_hostile_arguments_every_case(name, slot, value, hang_guard):
         (lambda: rm.Target(3, name=2.5), "Target.name must be a string or None, got 2.5"),
         (lambda: rm.Target(3, then=5), "Target.then must be a sequence of Targets, got 5"),
         (lambda: rm.Target(3, split=5), "Target.split must be 'even', a sequence or a function, got 5"),
+        (lambda: rm.optimal_policy(5, 3, min_left=3), "min_left=3 is the threshold of objective='win_with'"),
+        (lambda: rm.optimal_policy(5, 3, lambda a, d: a, min_left=3), "means nothing to objective=<function"),
         (lambda: rm.optimal_policy(5, 3).action(9, 3), "attackers must be <= 5, got 9"),
         (lambda: rm.optimal_policy(5, 3).defence(2, 0), "defenders must be >= 1, got 0"),
         (lambda: rm.optimal_policy(4, 3, lambda a, d: math.nan), r"objective\(0, 0\) must return a finite real number"),
