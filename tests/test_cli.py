@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from docs_pages import DOCS
 
 import riskmath as rm
 from riskmath.cli import main
@@ -218,3 +219,49 @@ def test_the_help_of_simulate_names_every_built_in_agent(capsys):
         main(["simulate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert f"one per seat: {', '.join(AGENTS)}" in text
+
+
+@pytest.mark.parametrize(
+    "argv", [["odds", "17000", "17000"], ["odds", "300", "300", "--exact", "--max-seconds", "0.01"]]
+)
+def test_a_refusal_for_the_limits_names_the_option_that_raises_it(capsys, argv):
+    # The remedies were Python's ("raise it with riskmath.set_limits(max_memory=...)"), which a shell user
+    # cannot act on.  The cli page shows these two refusals as they are printed (memory limit 2 GiB).
+    with rm.set_limits(max_memory=2 * 2**30):
+        status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert "set_limits" not in err
+    assert "exact=False" not in err
+    assert err.count("\n") == 1
+    page = (DOCS / "cli.rst").read_text(encoding="utf-8")
+    assert f"   $ riskmath {' '.join(argv)}\n   {err}" in page
+
+
+def test_the_limit_options_hold_for_the_run_only(capsys):
+    before = rm.get_limits()
+    status, _, err = run(capsys, "table", "--attackers", "200", "--defenders", "200", "--max-memory", "1KiB")
+    assert status == 2
+    assert "more than the memory limit of 1.0 KiB" in err
+    status, out, _ = run(capsys, "odds", "5", "5", "--max-memory", "64MB", "--max-seconds", "30")
+    assert status == 0
+    assert "win_probability" in out
+    assert rm.get_limits() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [("8GiB", 8 * 2**30), ("8G", 8 * 2**30), ("8gb", 8e9), ("500MB", 5e8), ("2e9", 2e9), ("1.5 KiB", 1536.0)],
+)
+def test_memory_sizes(text, size):
+    from riskmath.cli._parser import _bytes
+
+    assert _bytes(text) == size
+
+
+@pytest.mark.parametrize("text", ["0", "-1G", "8XB", "G", "nan", "inf", "1e999", "9" * 500])
+def test_bad_memory_sizes_are_refused_in_one_line(capsys, text):
+    status, _, err = run(capsys, "odds", "5", "5", f"--max-memory={text}")
+    assert status == 2
+    assert err.startswith("riskmath: error: argument --max-memory: expected an amount of memory such as 8GiB")
+    assert err.count("\n") == 1
+    assert len(err) < 300

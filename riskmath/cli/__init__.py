@@ -15,8 +15,9 @@ Subcommands::
     riskmath outlook position.json [--agents odds] [--games 500] [--jobs 2] [--seed 0]
                      [--max-turns N] [--out table.csv] [--progress]
 
-Bad input prints one line ``riskmath: error: ...`` on stderr and exits with
-status 2.
+Every verb takes ``--max-memory SIZE`` and ``--max-seconds S``: the limits of
+:func:`riskmath.set_limits` for the run.  Bad input prints one line
+``riskmath: error: ...`` on stderr and exits with status 2.
 
 The command is three private modules and this entry point:
 :mod:`~riskmath.cli._parser` (the arguments), :mod:`~riskmath.cli._verbs`
@@ -27,8 +28,10 @@ standard error, and the exit status of every way a run ends).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
+from riskmath._validation import set_limits
 from riskmath.cli._output import announce_long_work, any_digits, leave, status_of
 from riskmath.cli._parser import build_parser
 from riskmath.cli._verbs import VERBS
@@ -52,9 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     def run() -> None:
         args = parser.parse_args(argv)
         handler = VERBS[args.command]
+        given = {name: getattr(args, name) for name in ("max_memory", "max_seconds") if getattr(args, name) is not None}
         # Exact answers may have more than the 4300 digits Python prints by default (the arguments, parsed
         # above, were capped at MAX_DIGITS each, and the odds functions at riskmath.set_limits' time limit).
-        with any_digits(), announce_long_work():
+        with any_digits(), announce_long_work(), set_limits(**given) if given else contextlib.nullcontext():
             print(handler(args), flush=True)
 
     return status_of(run)

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal, NoReturn
 
 from riskmath.cli._parser import UsageError
-from riskmath.errors import InvalidArgumentError, RiskmathError
+from riskmath.errors import InvalidArgumentError, ResourceLimitError, RiskmathError
 
 __all__ = [
     "INTERRUPTED",
@@ -440,6 +440,21 @@ def any_digits() -> Iterator[None]:
         set_(digits)
 
 
+#: What a refusal for the limits suggests in Python, and the same in the command's options.
+_OPTIONS = (
+    ("raise it with riskmath.set_limits(max_memory=...)", "raise it with --max-memory (e.g. --max-memory 8GiB)"),
+    ("raise it with riskmath.set_limits(max_seconds=...)", "raise it with --max-seconds (e.g. --max-seconds 600)"),
+    ("use exact=False; ", "leave out --exact; "),
+)
+
+
+def _in_options(message: str) -> str:
+    """A :class:`ResourceLimitError`'s message with its remedies said in the command's options."""
+    for python, option in _OPTIONS:
+        message = message.replace(python, option)
+    return message
+
+
 def status_of(run: Callable[[], None]) -> int:
     """Call ``run`` (a whole command) and return its exit status.
 
@@ -453,7 +468,10 @@ def status_of(run: Callable[[], None]) -> int:
     try:
         run()
     except (UsageError, RiskmathError) as error:
-        print(f"riskmath: error: {error}", file=sys.stderr)
+        print(
+            f"riskmath: error: {_in_options(str(error)) if isinstance(error, ResourceLimitError) else error}",
+            file=sys.stderr,
+        )
         return 2
     except MemoryError:  # the estimates of riskmath.set_limits keep this rare; never a traceback
         print("riskmath: error: out of memory; try smaller numbers", file=sys.stderr)

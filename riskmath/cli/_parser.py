@@ -92,6 +92,39 @@ def _seconds(text: str) -> float:
     return value
 
 
+#: Units of ``--max-memory``: a bare K, M, G or T is binary (as ``KiB`` ...), ``KB`` ... decimal.
+_BYTE_UNITS = {
+    "": 1, "b": 1,
+    "k": 2**10, "kib": 2**10, "kb": 10**3,
+    "m": 2**20, "mib": 2**20, "mb": 10**6,
+    "g": 2**30, "gib": 2**30, "gb": 10**9,
+    "t": 2**40, "tib": 2**40, "tb": 10**12,
+}  # fmt: skip
+
+
+def _bytes(text: str) -> float:
+    """argparse type: a positive amount of memory, in bytes or with a unit (``8GiB``, ``8G``, ``500MB``)."""
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]{1,3})?)\s*([A-Za-z]*)\s*", text[:MAX_DIGITS])
+    unit = _BYTE_UNITS.get(match.group(2).lower()) if match else None
+    value = float(match.group(1)) * unit if match and unit is not None else math.nan
+    if len(text) > MAX_DIGITS or not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected an amount of memory such as 8GiB, 500MB or 2e9, got {shown(text)}")
+    return value
+
+
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("limits (riskmath.set_limits; a bigger job is refused before it starts)")
+    group.add_argument(
+        "--max-memory",
+        type=_bytes,
+        metavar="SIZE",
+        help="the memory a computation may take, e.g. 8GiB (default 2 GiB, at most a quarter of the machine's)",
+    )
+    group.add_argument(
+        "--max-seconds", type=_seconds, metavar="S", help="the estimated time a computation may take (default 60)"
+    )
+
+
 def _add_rules_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("combat rules (default: classic 1993)")
     group.add_argument("--attacker-max-dice", type=_count, default=3, metavar="N")
@@ -108,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     roll = commands.add_parser("roll", help="odds of one roll of the dice")
+    _add_limit_options(roll)
     roll.add_argument("attacker_dice", type=_count)
     roll.add_argument("defender_dice", type=_count)
     roll.add_argument("--attacker-sides", type=_count, default=6, metavar="N")
@@ -116,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--json", action="store_true", help="print JSON")
 
     odds = commands.add_parser("odds", help="a whole battle: win probability, survivors, losses")
+    _add_limit_options(odds)
     odds.add_argument("attackers", type=_count, help="armies able to attack (the territory holds one more)")
     odds.add_argument("defenders", type=_count)
     odds.add_argument("--stop-at", type=_count, default=0, metavar="K", help="retreat at K attackers or fewer")
@@ -124,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(odds)
 
     table = commands.add_parser("table", help="a statistic for every start state of a grid")
+    _add_limit_options(table)
     table.add_argument("--attackers", type=_count, default=10, metavar="A")
     table.add_argument("--defenders", type=_count, default=10, metavar="D")
     table.add_argument("--stat", choices=STATISTICS, default="win_probability")
@@ -134,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(table)
 
     chain = commands.add_parser("conquest", help="one stack taking a path of territories")
+    _add_limit_options(chain)
     chain.add_argument("attackers", type=_count, help="armies able to attack (the territory holds one more)")
     chain.add_argument("defenders", type=_count, nargs="+", help="defending armies of each territory, in order")
     chain.add_argument("--leave", type=_count, default=1, metavar="N", help="armies left in each captured territory")
@@ -142,12 +179,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(chain)
 
     need = commands.add_parser("need", help="fewest attackers that take a path with a given probability")
+    _add_limit_options(need)
     need.add_argument("defenders", type=_count, nargs="+", help="defending armies of each territory, in order")
     need.add_argument("--p", dest="probability", type=_probability, required=True, metavar="P")
     need.add_argument("--leave", type=_count, default=1, metavar="N")
     _add_rules_options(need)
 
     policy = commands.add_parser("policy", help="where an optimal attacker (or defender) throws fewer dice")
+    _add_limit_options(policy)
     policy.add_argument("attackers", type=_count, help="armies able to attack (the territory holds one more)")
     policy.add_argument("defenders", type=_count, help="defending armies")
     policy.add_argument("--objective", choices=("win", "win_with"), default="win")
@@ -160,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(policy)
 
     sim = commands.add_parser("simulate", help="play many games between agents and summarise them")
+    _add_limit_options(sim)
     sim.add_argument("--players", type=_count, default=4)
     sim.add_argument(
         "--agents", required=True, help="comma-separated, one per seat: random, aggressive, odds, search, planner"
@@ -176,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--move-time", type=_seconds, default=None, metavar="SECONDS", help=MOVE_TIME_HELP)
 
     outlook = commands.add_parser("outlook", help="who wins from a saved position: games played on from it")
+    _add_limit_options(outlook)
     outlook.add_argument("position", help="a saved GameState (GameState.to_json), or - for standard input")
     outlook.add_argument(
         "--agents", default="odds", help="one agent for every seat, or comma-separated, one per seat (default odds)"
