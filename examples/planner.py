@@ -6,8 +6,10 @@ three-player game between odds agents to the tenth player-turn, asks
 it put its whole pool on each of its territories (the question
 :class:`riskmath.agents.PlannerAgent` asks of every candidate move), shows
 where the planner places, then plays two-player games of the planner against
-the odds agent, seats alternated, and prints the win rate with its 95 %
-Wilson interval and each seat's (seat 0 moves first).  Last, four-player
+the odds agent, the player ids alternated, and prints the win rate with its
+95 % Wilson interval and each seat's in the order of play (seat 0 moves
+first; who does is drawn in every game, so a seat's games vary around half
+of them and few games may leave a seat with none).  Last, four-player
 games of the planner against three odds agents (``--four N``, seats
 rotated; an even share is 25 %), where it plans eliminations: a rival's last
 territory brings its cards (docs/strategy.rst, "The planner agent").
