@@ -155,6 +155,9 @@ def test_policy(capsys):
         (["conquest", "10", "0"], r"defenders[0] must be >= 1, got 0"),
         # once printed the plain win probability as if the threshold had been applied
         (["policy", "10", "10", "--min-left", "3"], "--min-left 3 applies to --objective win_with only"),
+        # named odds_table's max_attackers / max_defenders, not the options
+        (["table", "--attackers", "2", "--stop-at", "2"], "--attackers 2 must be more than --stop-at 2"),
+        (["table", "--defenders", "0"], "--defenders must be at least 1, got 0"),
     ],
 )
 def test_new_verbs_reject(capsys, argv, fragment):

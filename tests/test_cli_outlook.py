@@ -103,6 +103,7 @@ def test_a_bad_position_file_is_one_line(capsys, tmp_path, won, kind):
     assert err.count("\n") == 1
     assert err.startswith("riskmath: error: ")
     assert fragment in err
+    assert repr(path) in err  # which file (the JSON and state errors once did not say)
 
 
 @pytest.mark.parametrize(

@@ -88,7 +88,7 @@ class TestFormats:
         assert document["values"][0][0] == "5/12"
 
     def test_unknown_format(self):
-        with pytest.raises(rm.InvalidArgumentError, match=r"format must be one of .*; got 'html'"):
+        with pytest.raises(rm.InvalidArgumentError, match=r"^fmt must be one of .*; got 'html'"):
             rm.format_table(rm.odds_table(2, 2), "html")
 
 

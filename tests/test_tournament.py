@@ -75,6 +75,14 @@ def test_a_tournament_refuses_bad_arguments_before_any_game(game, confidence, me
     assert Counting.decisions == 0
 
 
+def test_a_tournament_too_big_for_memory_is_refused_in_its_own_name():
+    # It was refused as "simulate with n_games=500000000000": another function, and half the games asked for.
+    Counting.decisions = 0
+    with pytest.raises(rm.ResourceLimitError, match=r"^tournament with n_games=1000000000000 \(500000000000 games a "):
+        tournament(rm.Game(2), [[Counting(), RandomAgent()]], 10**12)
+    assert Counting.decisions == 0
+
+
 def test_rotations_and_columns():
     table = tournament(rm.Game(3, max_turns=40), [[AggressiveAgent(), RandomAgent(), RandomAgent()]], 7, seed=2)
     assert list(table.columns) == [

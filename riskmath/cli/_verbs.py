@@ -30,7 +30,7 @@ from riskmath.cli._output import (
     shown,
 )
 from riskmath.cli._parser import UsageError
-from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, WorkerError
+from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, StateError, WorkerError
 from riskmath.odds.battles import STATISTICS, battle
 from riskmath.odds.conquests import conquest
 from riskmath.odds.dice import CombatRules, roll_odds
@@ -101,6 +101,13 @@ def _odds(args: argparse.Namespace) -> str:
 
 
 def _table(args: argparse.Namespace) -> str:
+    if args.defenders < 1:  # (odds_table would name its own max_defenders, and max_attackers below)
+        raise UsageError(f"--defenders must be at least 1, got {args.defenders}")
+    if args.attackers <= args.stop_at:
+        raise UsageError(
+            f"--attackers {args.attackers} must be more than --stop-at {args.stop_at}: "
+            f"the grid's rows are {args.stop_at + 1} to --attackers attackers"
+        )
     table = odds_table(
         args.attackers,
         args.defenders,
@@ -269,7 +276,11 @@ def _read_position(path: str) -> Any:
             raise InvalidArgumentError(f"position {path!r} cannot be read: {error.strerror or error}") from None
         except UnicodeDecodeError:
             raise InvalidArgumentError(f"position {path!r} is not UTF-8 text (a saved state is JSON)") from None
-    return GameState.from_json(text)
+    try:
+        return GameState.from_json(text)
+    except StateError as error:  # (not JSON, not a state, an inconsistent state): which file it was
+        where = "standard input" if path == "-" else repr(path)
+        raise StateError(f"position {where}: {error}") from None
 
 
 def _outlook(args: argparse.Namespace) -> str:

@@ -118,7 +118,7 @@ def format_table(table: pd.DataFrame, fmt: str = "text", *, precision: int = 4) 
 
     if not isinstance(table, pd.DataFrame):
         raise InvalidArgumentError(f"table must be a pandas DataFrame (from odds_table), got {shown(table)}")
-    check_choice("format", fmt, FORMATS)
+    check_choice("fmt", fmt, FORMATS)
     check_int("precision", precision, minimum=0, maximum=17)
     cells = table.shape[0] * table.shape[1]
     check_cost(  # measured: about 80 bytes and 2 microseconds per cell (JSON twice that)

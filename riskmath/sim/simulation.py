@@ -497,7 +497,7 @@ def simulate(
         )
     check_cost(
         lambda: f"simulate with n_games={shown(n)}",
-        memory=min(n, SIZE_CAP) * (_BYTES_PER_GAME + _BYTES_PER_SEAT * game.players),
+        memory=table_bytes(n, game.players),
         hint="play fewer games (or several batches with different seeds); ",
     )
     jobs = _check_jobs(n_jobs)
@@ -556,6 +556,12 @@ def simulate(
 
 #: The table's memory per game (a row of Python values while the games run, then the DataFrame), roughly.
 _BYTES_PER_GAME, _BYTES_PER_SEAT = 700, 200
+
+
+def table_bytes(n_games: int, players: int) -> float:
+    """The estimated memory of :func:`simulate`'s table of ``n_games`` games of ``players`` players (its rows and
+    the records behind them), checked against the limits before any game is played."""
+    return float(min(n_games, SIZE_CAP) * (_BYTES_PER_GAME + _BYTES_PER_SEAT * players))
 
 
 def _check_jobs(n_jobs: object) -> int:

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import check_int, check_probability, is_sequence, shown
+from riskmath._validation import check_cost, check_int, check_probability, is_sequence, shown
 from riskmath.agents import make_agent
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.game import Game
-from riskmath.sim.simulation import check_game, simulate
+from riskmath.sim.simulation import check_game, simulate, table_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -167,6 +167,12 @@ def tournament(
     lineups = [_lineup(lineup, k, players) for k, lineup in enumerate(lineups)]
     if n < players:
         raise InvalidArgumentError(f"n_games must be at least the number of rotations ({players}), got {n_games}")
+    # Each rotation's games are one simulate() table, tallied and dropped: the largest is what the run holds.
+    check_cost(
+        lambda: f"tournament with n_games={shown(n)} ({shown(-(-n // players))} games a rotation)",
+        memory=table_bytes(-(-n // players), players),
+        hint="play fewer games (or several tournaments with different seeds); ",
+    )
     if not isinstance(by_seat, bool):
         raise InvalidArgumentError(f"by_seat must be True or False, got {by_seat!r}")
     streams = np.random.SeedSequence(seed).generate_state(len(lineups) * players, dtype=np.uint32)
