@@ -68,11 +68,22 @@ def test_bad_arguments():
     with pytest.raises(rm.InvalidArgumentError, match=r"need one agent per player \(3\), got 2"):
         simulate(GAME, AGENTS[:2], 3)
     with pytest.raises(rm.InvalidArgumentError, match="is not an agent"):
-        simulate(GAME, [AggressiveAgent(), RandomAgent(), "random"], 3)
+        simulate(GAME, [AggressiveAgent(), RandomAgent(), 42], 3)
+    with pytest.raises(rm.InvalidArgumentError, match="unknown agent 'genius'; agents are random, aggressive"):
+        simulate(GAME, [AggressiveAgent(), RandomAgent(), "genius"], 3)
     with pytest.raises(rm.InvalidArgumentError, match="unknown agent 'genius'; agents are random, aggressive"):
         make_agent("genius")
     with pytest.raises(rm.InvalidArgumentError, match="n_jobs must be >= 1, got 0"):
         simulate(GAME, AGENTS, 2, n_jobs=0)
+
+
+def test_agents_by_name_play_as_the_agents_themselves():
+    # simulate and play took agent objects only, while tournament and victory_probabilities took names too.
+    named = simulate(GAME, ["aggressive", "random", "random"], 3, seed=5)
+    made = simulate(GAME, [AggressiveAgent(), RandomAgent(), RandomAgent()], 3, seed=5)
+    assert named.equals(made)
+    record = rm.play(GAME, ["aggressive", RandomAgent(), "random"], 5)
+    assert record.actions == rm.play(GAME, [AggressiveAgent(), RandomAgent(), RandomAgent()], 5).actions
 
 
 def test_an_illegal_agent_is_named():

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from riskmath._validation import SIZE_CAP, check_bool, check_cost, check_int, shown
-from riskmath.agents import Agent
+from riskmath.agents import Agent, make_agent
 from riskmath.errors import (
     AgentError,
     InvalidArgumentError,
@@ -182,7 +182,7 @@ def _snapshot(state: GameState) -> dict[str, Any]:
 
 def play(
     game: Game,
-    agents: Sequence[Agent],
+    agents: Sequence[Agent | str],
     seed: int,
     *,
     record_history: bool = True,
@@ -202,8 +202,9 @@ def play(
     Parameters
     ----------
     game : Game
-    agents : sequence of Agent
-        One per seat.
+    agents : sequence of Agent or str
+        One per seat; a name (``"random"``, ``"odds"``, ...) is
+        :func:`riskmath.agents.make_agent` of it.
     seed : int
         The game's seed (its chance generator and, spawned from it, the
         agents'), from 0 to ``2**64 - 1`` (the generator's state is 64 bits,
@@ -251,7 +252,7 @@ def play(
     []
     """
     check_game(game)
-    _check_agents(game, agents)
+    agents = _check_agents(game, agents)
     check_int("seed", seed, minimum=0, maximum=(1 << 64) - 1)
     moves = check_move_time(move_time)
     begin = _check_start(game, start)
@@ -310,14 +311,20 @@ def check_game(game: object) -> None:
         raise InvalidArgumentError(f"game must be a riskmath Game, got {type(game).__name__}: {shown(game)}")
 
 
-def _check_agents(game: Game, agents: object) -> None:
+def _check_agents(game: Game, agents: object) -> list[Agent]:
+    """``agents`` as a list, one per player, a name taken as :func:`riskmath.agents.make_agent` of it (as in
+    :func:`~riskmath.sim.tournaments.tournament`)."""
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
-        raise InvalidArgumentError(f"agents must be a sequence of agents, one per player, got {shown(agents)}")
+        raise InvalidArgumentError(
+            f"agents must be a sequence of agents or agent names, one per player, got {shown(agents)}"
+        )
     if len(agents) != game.players:
         raise InvalidArgumentError(f"need one agent per player ({game.players}), got {len(agents)}")
-    for agent in agents:
+    seats = [make_agent(agent) if isinstance(agent, str) else agent for agent in agents]
+    for agent in seats:
         if not callable(getattr(agent, "act", None)):
-            raise InvalidArgumentError(f"{agent!r} is not an agent: it has no act(state, rng) method")
+            raise InvalidArgumentError(f"{shown(agent)} is not an agent: it has no act(state, rng) method")
+    return seats
 
 
 def _row(
@@ -371,7 +378,7 @@ def _progress_bar(total: int) -> Any:
 
 def simulate(
     game: Game,
-    agents: Sequence[Agent],
+    agents: Sequence[Agent | str],
     n_games: int,
     *,
     seed: int = 0,
@@ -403,8 +410,9 @@ def simulate(
     Parameters
     ----------
     game : Game
-    agents : sequence of Agent
-        One per seat.
+    agents : sequence of Agent or str
+        One per seat; a name (``"random"``, ``"odds"``, ...) is
+        :func:`riskmath.agents.make_agent` of it.
     n_games : int
         At least 1.
     seed : int, default 0
@@ -509,7 +517,7 @@ def simulate(
         raise InvalidArgumentError(f"on_game must be a callable or None, got {shown(on_game)}")
     if max_turns is not None:
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=max_turns)
-    _check_agents(game, agents)
+    agents = _check_agents(game, agents)
     begin = _check_start(game, start)
     seeds = game_seeds(seed, n)
     rows: dict[int, dict[str, Any]] = {}  # by game number: the finished games, kept whatever happens
