@@ -44,6 +44,7 @@ __all__ = [
     "check_cost",
     "check_int",
     "check_probability",
+    "check_real",
     "deprecated",
     "get_limits",
     "is_sequence",
@@ -136,6 +137,21 @@ def check_probability(name: str, value: object) -> float | Fraction:
     if not 0 < result < 1:  # False for NaN too
         raise InvalidArgumentError(f"{name} must be strictly between 0 and 1, got {shown(value)}")
     return result
+
+
+def check_real(name: str, value: object, *, minimum: float = -math.inf) -> float:
+    """A finite real number (Python, NumPy or Fraction; not a bool, NaN or infinite) at least ``minimum``,
+    as a Python float."""
+    number = math.nan
+    if not isinstance(value, bool) and isinstance(value, numbers.Real):
+        try:
+            number = float(value)
+        except OverflowError:  # an integer or Fraction beyond the floats
+            number = math.inf
+    if not minimum <= number < math.inf:  # False for NaN too
+        at_least = "" if minimum == -math.inf else f" >= {minimum:g}"
+        raise InvalidArgumentError(f"{name} must be a finite number{at_least}, got {shown(value)}")
+    return number
 
 
 def check_choice(name: str, value: object, choices: Iterable[str]) -> str:

@@ -9,6 +9,7 @@ full games both ways (trusted and unchecked, and through a wrapper that ``play``
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -213,3 +214,18 @@ def test_agents_by_name():
     assert list(AGENTS)[:2] == ["random", "aggressive"]
     assert isinstance(make_agent("aggressive"), AggressiveAgent)
     assert all(isinstance(AGENTS[name](), rm.agents.Agent) for name in ("random", "aggressive"))
+
+
+def test_make_agent_passes_the_agents_options():
+    # Names could only give default agents (make_agent("aggressive", ratio=2) was a TypeError).
+    assert make_agent("aggressive", ratio=2).ratio == 2.0
+    assert make_agent("search", budget=4).budget == 4
+    with pytest.raises(rm.InvalidArgumentError, match=r"make_agent\('aggressive', ...\): .*'speed'"):
+        make_agent("aggressive", speed=3)
+
+
+@pytest.mark.parametrize("ratio", ["2", math.nan, math.inf, -1, True, 10**400])
+def test_the_aggressive_agents_ratio_is_checked_when_made(ratio):
+    # 'x' was accepted and failed at the first attack, inside a game.
+    with pytest.raises(rm.InvalidArgumentError, match="ratio must be a finite number >= 0"):
+        AggressiveAgent(ratio)

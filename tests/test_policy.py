@@ -134,3 +134,14 @@ class TestBadInput:
             rm.optimal_policy(0, 5)
         with pytest.raises(rm.InvalidArgumentError, match="two_sided must be True or False, got 'yes'"):
             rm.optimal_policy(5, 5, two_sided="yes")
+
+
+@pytest.mark.parametrize(("objective", "min_left", "exact"), [("win", None, False), ("win_with", 3, True)])
+def test_a_policy_pickles(objective, min_left, exact):
+    # The built-in objectives were closures: pickle.dumps(optimal_policy(5, 3)) failed, unlike every other result.
+    import pickle
+
+    policy = rm.optimal_policy(6, 5, objective, min_left=min_left, exact=exact)
+    again = pickle.loads(pickle.dumps(policy))
+    assert again.value == policy.value
+    assert again.action(6, 5) == policy.action(6, 5)

@@ -203,3 +203,15 @@ def test_an_inconsistent_start_is_refused_naming_the_problem():
         simulate(GAME, AGENTS, 1, start=rm.GameState(GAME, broken))
     with pytest.raises(rm.StateError, match="Peru is held with 0 armies"):
         rm.victory_probabilities(rm.GameState(GAME, broken), "random", 1)
+
+
+def test_the_intervals_confidence_is_an_argument():
+    # Fixed at 95 % before, while tournament took confidence=.
+    won = midgame()
+    wide = rm.victory_probabilities(won, "random", 10, seed=2, max_turns=4)
+    narrow = rm.victory_probabilities(won, "random", 10, seed=2, max_turns=4, confidence=0.5)
+    assert (narrow["victory"] == wide["victory"]).all()
+    assert (narrow["victory_high"] - narrow["victory_low"] < wide["victory_high"] - wide["victory_low"]).all()
+    assert narrow.attrs["draw_high"] - narrow.attrs["draw_low"] < wide.attrs["draw_high"] - wide.attrs["draw_low"]
+    with pytest.raises(rm.InvalidArgumentError, match="confidence must be strictly between 0 and 1, got 95"):
+        rm.victory_probabilities(won, "random", 10, confidence=95)

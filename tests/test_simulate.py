@@ -320,3 +320,21 @@ def test_a_record_played_on_from_a_built_position_gives_its_states_and_replays()
         start.with_auto_chance("yes")
     with pytest.raises(rm.InvalidArgumentError, match="record_history must be True or False"):
         rm.play(game, [AggressiveAgent()] * 3, seed=8, record_history="no")
+
+
+def test_one_agent_or_name_plays_every_seat():
+    # victory_probabilities took one agent for every seat; simulate and play refused it.
+    one = simulate(GAME, "aggressive", 2, seed=3)
+    assert one.equals(simulate(GAME, [AggressiveAgent(), AggressiveAgent(), AggressiveAgent()], 2, seed=3))
+    agent = AggressiveAgent(ratio=2.0)
+    record = rm.play(GAME, agent, 3)
+    assert record.turns == record.final.turn  # (the repr's turns=, now an attribute too)
+    assert record.actions == rm.play(GAME, [agent] * 3, 3).actions
+
+
+@pytest.mark.parametrize(("seed", "n"), [(-1, 2), (0, -1), (2.5, 2)])
+def test_game_seeds_refuses_bad_arguments_with_a_riskmath_error(seed, n):
+    from riskmath.sim import game_seeds
+
+    with pytest.raises(rm.InvalidArgumentError, match="must be"):  # was NumPy's plain ValueError / TypeError
+        game_seeds(seed, n)

@@ -222,3 +222,8 @@ def test_both_beat_random(agent):
     rate, low = share(table, agent.name)
     assert rate >= 0.95
     assert low > 0.8
+
+
+def test_a_tournament_takes_a_turn_cap():
+    table = tournament(rm.Game(2), [["aggressive", "random"]], 4, max_turns=5)
+    assert table["draws"].tolist() == [4, 4]  # nobody wins in five player-turns

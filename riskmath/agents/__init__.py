@@ -32,6 +32,7 @@ games played before it in the same process.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from riskmath._validation import shown
@@ -63,23 +64,35 @@ AGENTS: dict[str, type] = {
 }
 
 
-def make_agent(name: str) -> Any:
-    """The built-in agent called ``name`` (a key of ``AGENTS``: ``"planner"``, ``"odds"``, ...), with defaults.
+def make_agent(name: str, **options: Any) -> Any:
+    """The built-in agent called ``name`` (a key of ``AGENTS``: ``"planner"``, ``"odds"``, ...).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`AGENTS`.
+    **options
+        The agent's own keyword arguments (its class's; none: its defaults),
+        e.g. ``make_agent("aggressive", ratio=2)``.
 
     Raises
     ------
     InvalidArgumentError
-        For an unknown name.
+        For an unknown name, or an option the agent does not take.
 
     Examples
     --------
-    >>> make_agent("aggressive"), make_agent("random")
-    (AggressiveAgent(ratio=1.0), RandomAgent())
+    >>> make_agent("aggressive"), make_agent("random"), make_agent("aggressive", ratio=2)
+    (AggressiveAgent(ratio=1.0), RandomAgent(), AggressiveAgent(ratio=2.0))
     >>> make_agent("greedy")
     Traceback (most recent call last):
         ...
     riskmath.errors.InvalidArgumentError: unknown agent 'greedy'; agents are random, aggressive, odds, search, planner
     """
-    if name not in AGENTS:
+    if not isinstance(name, str) or name not in AGENTS:
         raise InvalidArgumentError(f"unknown agent {shown(name)}; agents are {', '.join(AGENTS)}")
-    return AGENTS[name]()
+    try:
+        inspect.signature(AGENTS[name]).bind(**options)
+    except TypeError as error:
+        raise InvalidArgumentError(f"make_agent({name!r}, ...): {error}") from None
+    return AGENTS[name](**options)

@@ -6,7 +6,7 @@ import random
 from itertools import combinations
 from typing import Any, Protocol, runtime_checkable
 
-from riskmath._validation import shown
+from riskmath._validation import check_real, shown
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.cards import Symbol
 from riskmath.game.checked import Checked, to_action, to_engine
@@ -183,7 +183,7 @@ class AggressiveAgent(_BuiltIn):
     _occupies_all = True  # for the in-place loop: every occupation moves all it may (as _decide does)
 
     def __init__(self, ratio: float = 1.0) -> None:
-        self.ratio = ratio
+        self.ratio = check_real("ratio", ratio, minimum=0.0)
 
     def __repr__(self) -> str:
         return f"AggressiveAgent(ratio={self.ratio!r})"

@@ -386,15 +386,34 @@ def _solve(matrix: list[list[Number]], rhs: list[Number]) -> list[Number] | None
     return [a[i][n] / a[i][i] for i in range(n)]
 
 
+class _Win:
+    """The utility of ``"win"`` (``min_left`` 0) and ``"win_with"``: 1 for a conquest with at least ``min_left``
+    armies able to attack left, else 0 (a class, not a closure, so that a Policy pickles)."""
+
+    __slots__ = ("min_left", "one", "zero")
+
+    def __init__(self, min_left: int, exact: bool) -> None:
+        self.min_left = min_left
+        self.one: Number = Fraction(1) if exact else 1.0
+        self.zero: Number = 0 * self.one
+
+    def __call__(self, a: int, d: int) -> Number:
+        return self.one if d == 0 and a >= self.min_left else self.zero
+
+    def __getstate__(self) -> tuple[int, Number, Number]:
+        return self.min_left, self.one, self.zero
+
+    def __setstate__(self, state: tuple[int, Number, Number]) -> None:
+        self.min_left, self.one, self.zero = state
+
+
 def _utility(objective: str | Callable[[int, int], Number], min_left: int, exact: bool) -> Callable[[int, int], Any]:
-    one = Fraction(1) if exact else 1.0
-    zero = 0 * one
     if callable(objective):
         return objective
     if objective == "win":
-        return lambda a, d: one if d == 0 else zero
+        return _Win(0, exact)
     if objective == "win_with":
-        return lambda a, d: one if d == 0 and a >= min_left else zero
+        return _Win(min_left, exact)
     raise InvalidArgumentError(
         f"objective must be one of {', '.join(map(repr, OBJECTIVES))} or a function u(a, d), got {shown(objective)}"
     )

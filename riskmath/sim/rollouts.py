@@ -13,18 +13,17 @@ name (deprecated), with the old column names.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from riskmath._validation import check_int, deprecated, is_sequence, shown
-from riskmath.agents import Agent, make_agent
+from riskmath._validation import check_int, check_probability, deprecated, shown
+from riskmath.agents import Agent
 from riskmath.errors import InvalidArgumentError
 from riskmath.game.game import Game
 from riskmath.game.rules import MAX_OPTION
 from riskmath.game.state import GameState
-from riskmath.sim.simulation import simulate
+from riskmath.sim.simulation import seat_agents, simulate
 from riskmath.sim.tournaments import wilson_interval
 
 if TYPE_CHECKING:
@@ -34,22 +33,6 @@ __all__ = ["DEFAULT_MORE_TURNS", "victory_probabilities", "win_probabilities"]
 
 #: Player-turns played on from a state at most, when neither ``max_turns`` nor the game sets a cap.
 DEFAULT_MORE_TURNS = 1000
-
-
-def _seat_agents(agents: object, players: int) -> list[Any]:
-    """One agent per seat: from a name or an agent (copied for every seat), or a sequence of them."""
-    if isinstance(agents, str):
-        return [make_agent(agents) for _ in range(players)]
-    if callable(getattr(agents, "act", None)):
-        return [copy.deepcopy(agents) for _ in range(players)]
-    if not is_sequence(agents):
-        raise InvalidArgumentError(
-            f"agents must be an agent, an agent's name or one of them per seat ({players}), got {shown(agents)}"
-        )
-    seats = [make_agent(agent) if isinstance(agent, str) else agent for agent in agents]
-    if len(seats) != players:
-        raise InvalidArgumentError(f"need one agent per player ({players}), got {len(seats)}")
-    return seats
 
 
 def _cap(state: GameState, max_turns: int | None) -> int:
@@ -77,6 +60,7 @@ def victory_probabilities(
     max_turns: int | None = None,
     progress: bool = False,
     move_time: float | None = None,
+    confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Each player's chance of victory from ``state``, by playing ``n_games`` games on from it.
 
@@ -121,13 +105,16 @@ def victory_probabilities(
     move_time : float, optional
         The most seconds an agent may take over one decision, as in
         :func:`~riskmath.simulate`; None (the default) for no limit.
+    confidence : float, default 0.95
+        The confidence level of the intervals, as in
+        :func:`~riskmath.tournament.tournament`.
 
     Returns
     -------
     pandas.DataFrame
         Indexed by ``player`` (``0 .. players - 1``), columns ``victory``
         (the share of games the player won), ``victory_low`` and
-        ``victory_high`` (its 95 % Wilson interval) and ``games``.  ``attrs``
+        ``victory_high`` (its Wilson interval, 95 % by default) and ``games``.  ``attrs``
         holds ``draw`` (the share of games ended by the turn cap),
         ``draw_low``, ``draw_high`` (its interval), ``seed``, ``n_games`` and
         ``turn_cap`` (the player-turn at which games were stopped; for a
@@ -169,8 +156,9 @@ def victory_probabilities(
         raise InvalidArgumentError(f"state must be a GameState, got {shown(state)}")
     n = check_int("n_games", n_games, minimum=1)
     seed = check_int("seed", seed, minimum=0)
+    level = float(check_probability("confidence", confidence))  # (before the games: the intervals come after)
     game = state.game
-    seats = _seat_agents(agents, game.players)
+    seats = seat_agents(agents, game.players)
     cap = _cap(state, max_turns)
     if cap != game.max_turns:
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=cap)
@@ -178,7 +166,7 @@ def victory_probabilities(
         game, seats, n, seed=seed, n_jobs=n_jobs, executor=executor, progress=progress, start=state, move_time=move_time
     )
     # A start already over was stopped by nothing played here: its own game's cap (a draw's turn) is the one shown.
-    return _summary(table, game.players, n, seed, state.game.max_turns if state.is_terminal() else cap)
+    return _summary(table, game.players, n, seed, state.game.max_turns if state.is_terminal() else cap, level)
 
 
 #: The columns of :func:`victory_probabilities` under the names :func:`win_probabilities` gave them.
@@ -221,18 +209,20 @@ def win_probabilities(
     return old
 
 
-def _summary(table: pd.DataFrame, players: int, n: int, seed: int, cap: int | None) -> pd.DataFrame:
+def _summary(
+    table: pd.DataFrame, players: int, n: int, seed: int, cap: int | None, confidence: float = 0.95
+) -> pd.DataFrame:
     """The victory shares with their intervals, from simulate's table of ``n`` games."""
     import pandas as pd
 
     rows = []
     for player in range(players):
         wins = int((table["winner"] == player).sum())
-        low, high = wilson_interval(wins, n)
+        low, high = wilson_interval(wins, n, confidence)
         rows.append({"player": player, "victory": wins / n, "victory_low": low, "victory_high": high, "games": n})
     result = pd.DataFrame(rows).set_index("player")
     draws = int(table["draw"].sum())
-    draw_low, draw_high = wilson_interval(draws, n)
+    draw_low, draw_high = wilson_interval(draws, n, confidence)
     result.attrs.update(
         {"draw": draws / n, "draw_low": draw_low, "draw_high": draw_high, "seed": seed, "n_games": n, "turn_cap": cap}
     )

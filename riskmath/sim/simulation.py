@@ -23,6 +23,7 @@ progress bar.
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import numbers
 import os
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import SIZE_CAP, check_bool, check_cost, check_int, shown
+from riskmath._validation import SIZE_CAP, check_bool, check_cost, check_int, is_sequence, shown
 from riskmath.agents import Agent, make_agent
 from riskmath.errors import (
     AgentError,
@@ -122,7 +123,13 @@ class GameRecord:
 
     @property
     def winner(self) -> int | None:
+        """The winner's player id, or None for a game stopped by the turn cap (``final.winner``)."""
         return self.final.winner
+
+    @property
+    def turns(self) -> int:
+        """Player-turns played to the end (``final.turn``; what the repr shows as ``turns``)."""
+        return self.final.turn
 
     def states(self) -> Iterator[GameState]:
         """Every state of the game in order: the first, then the state after each of ``actions``.
@@ -158,7 +165,14 @@ def game_seeds(seed: int, n_games: int) -> list[int]:
     [7896617691693857887, 6195319269190327588, 1180918054825871008]
     >>> game_seeds(0, 2) == game_seeds(0, 3)[:2]
     True
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a negative or non-integer ``seed`` or ``n_games`` (NumPy's ``SeedSequence`` takes any integer >= 0).
     """
+    check_int("seed", seed, minimum=0)
+    check_int("n_games", n_games, minimum=0)
     state = np.random.SeedSequence(seed).generate_state(n_games, dtype=np.uint64)
     return [int(s) >> 1 for s in state]
 
@@ -182,7 +196,7 @@ def _snapshot(state: GameState) -> dict[str, Any]:
 
 def play(
     game: Game,
-    agents: Sequence[Agent | str],
+    agents: Sequence[Agent | str] | Agent | str,
     seed: int,
     *,
     record_history: bool = True,
@@ -202,8 +216,9 @@ def play(
     Parameters
     ----------
     game : Game
-    agents : sequence of Agent or str
-        One per seat; a name (``"random"``, ``"odds"``, ...) is
+    agents : Agent, str, or sequence of them
+        One per seat, or one meaning that agent in every seat (a copy
+        each); a name (``"random"``, ``"odds"``, ...) is
         :func:`riskmath.agents.make_agent` of it.
     seed : int
         The game's seed (its chance generator and, spawned from it, the
@@ -252,7 +267,7 @@ def play(
     []
     """
     check_game(game)
-    agents = _check_agents(game, agents)
+    agents = seat_agents(agents, game.players)
     check_int("seed", seed, minimum=0, maximum=(1 << 64) - 1)
     moves = check_move_time(move_time)
     begin = _check_start(game, start)
@@ -311,15 +326,20 @@ def check_game(game: object) -> None:
         raise InvalidArgumentError(f"game must be a riskmath Game, got {type(game).__name__}: {shown(game)}")
 
 
-def _check_agents(game: Game, agents: object) -> list[Agent]:
-    """``agents`` as a list, one per player, a name taken as :func:`riskmath.agents.make_agent` of it (as in
-    :func:`~riskmath.sim.tournaments.tournament`)."""
-    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+def seat_agents(agents: object, players: int) -> list[Agent]:
+    """One agent per seat: a name (:func:`riskmath.agents.make_agent` of it) or an agent, copied for every seat,
+    or a sequence of them, one per seat (for :func:`play`, :func:`simulate` and
+    :func:`~riskmath.victory_probabilities` alike)."""
+    if isinstance(agents, str):
+        return [make_agent(agents) for _ in range(players)]
+    if callable(getattr(agents, "act", None)):
+        return [copy.deepcopy(agents) for _ in range(players)]  # type: ignore[misc]
+    if isinstance(agents, bytes) or not is_sequence(agents):
         raise InvalidArgumentError(
-            f"agents must be a sequence of agents or agent names, one per player, got {shown(agents)}"
+            f"agents must be an agent, an agent's name or one of them per seat ({players}), got {shown(agents)}"
         )
-    if len(agents) != game.players:
-        raise InvalidArgumentError(f"need one agent per player ({game.players}), got {len(agents)}")
+    if len(agents) != players:
+        raise InvalidArgumentError(f"need one agent per player ({players}), got {len(agents)}")
     seats = [make_agent(agent) if isinstance(agent, str) else agent for agent in agents]
     for agent in seats:
         if not callable(getattr(agent, "act", None)):
@@ -378,7 +398,7 @@ def _progress_bar(total: int) -> Any:
 
 def simulate(
     game: Game,
-    agents: Sequence[Agent | str],
+    agents: Sequence[Agent | str] | Agent | str,
     n_games: int,
     *,
     seed: int = 0,
@@ -410,8 +430,9 @@ def simulate(
     Parameters
     ----------
     game : Game
-    agents : sequence of Agent or str
-        One per seat; a name (``"random"``, ``"odds"``, ...) is
+    agents : Agent, str, or sequence of them
+        One per seat, or one meaning that agent in every seat (a copy
+        each); a name (``"random"``, ``"odds"``, ...) is
         :func:`riskmath.agents.make_agent` of it.
     n_games : int
         At least 1.
@@ -517,7 +538,7 @@ def simulate(
         raise InvalidArgumentError(f"on_game must be a callable or None, got {shown(on_game)}")
     if max_turns is not None:
         game = Game(game.players, game.rules, game.board, defender_decides=game.defender_decides, max_turns=max_turns)
-    agents = _check_agents(game, agents)
+    agents = seat_agents(agents, game.players)
     begin = _check_start(game, start)
     seeds = game_seeds(seed, n)
     rows: dict[int, dict[str, Any]] = {}  # by game number: the finished games, kept whatever happens

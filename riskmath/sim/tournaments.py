@@ -78,6 +78,7 @@ def tournament(
     confidence: float = 0.95,
     move_time: float | None = None,
     by_seat: bool = False,
+    max_turns: int | None = None,
 ) -> pd.DataFrame:
     """Play every line-up ``n_games`` times, rotating the seats, and tabulate wins per agent (or per seat).
 
@@ -105,6 +106,9 @@ def tournament(
     by_seat : bool, default False
         One row per line-up, agent and seat instead of per line-up and
         agent (see Returns).
+    max_turns : int, optional
+        A turn cap for these games in place of the game's own, as in
+        :func:`~riskmath.simulate` (games it stops are draws).
 
     Returns
     -------
@@ -191,7 +195,16 @@ def tournament(
             seated = [lineup[(seat + shift) % players] for seat in range(players)]
             stream = int(streams[index * players + shift])
             start = time.perf_counter()
-            table = simulate(game, seated, count, seed=stream, n_jobs=n_jobs, executor=executor, move_time=move_time)
+            table = simulate(
+                game,
+                seated,
+                count,
+                seed=stream,
+                n_jobs=n_jobs,
+                executor=executor,
+                move_time=move_time,
+                max_turns=max_turns,
+            )
             spent = time.perf_counter() - start
             elapsed += spent
             draws += int(table["draw"].sum())

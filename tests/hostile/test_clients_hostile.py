@@ -123,8 +123,8 @@ def test_the_checks_leave_the_answers_alone(decision):
     [
         (lambda a: rm.play(None, a, seed=1), "game must be a riskmath Game, got NoneType"),
         (lambda a: rm.simulate("Game(2)", a, 2), "game must be a riskmath Game, got str"),
-        (lambda a: rm.play(rm.Game(2), None, seed=1), "agents must be a sequence of agents"),
-        (lambda a: rm.simulate(rm.Game(2), a[0], 2), "agents must be a sequence of agents"),
+        (lambda a: rm.play(rm.Game(2), None, seed=1), "agents must be an agent, an agent's name or one of them"),
+        (lambda a: rm.simulate(rm.Game(2), 42, 2), "agents must be an agent, an agent's name or one of them"),
         (lambda a: rm.simulate(rm.Game(2), a, 2, executor="pool"), "executor must be a concurrent.futures.Executor"),
     ],
 )
