@@ -399,3 +399,22 @@ def test_the_features_are_the_old_ones_wherever_those_were_defined(players, seed
     except RiskmathError:
         return  # a position those rules refuse (missions, headquarters, a hand over the limit)
     assert rows_of(state) == old_rows(state)
+
+
+@pytest.mark.parametrize("preset", rm.Rules.presets())
+def test_a_game_takes_a_presets_name_and_its_repr_makes_it_again(preset):
+    # Game(2, rules="risiko") was refused, while its repr showed rules='risiko' and dropped the options changed.
+    players = 3 if "mission" in preset else 2
+    game = rm.Game(players, preset)
+    assert game.rules == rm.Rules.preset(preset)
+    changed = rm.Game(players, rm.Rules.preset(preset).replace(turn_cap=50), max_turns=30, defender_decides=True)
+    for made in (game, changed):
+        again = eval(repr(made), {"Game": rm.Game, "Rules": rm.Rules})  # (our own repr)
+        assert again.to_dict() == made.to_dict()
+
+
+def test_a_bad_rules_argument_is_named():
+    with pytest.raises(rm.RulesError, match="unknown rules preset 'nope'"):
+        rm.Game(2, "nope")
+    with pytest.raises(rm.InvalidArgumentError, match="rules must be a Rules or a preset's name, got 3"):
+        rm.Game(2, 3)

@@ -125,8 +125,8 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         :func:`riskmath.play` applies them; any other agent's are checked.
     seat : int, default 0
         The learner's player id.
-    rules : Rules, optional
-        The 1993 US rules by default.
+    rules : Rules or str, optional
+        The 1993 US rules by default; a name is :meth:`riskmath.Rules.preset` of it.
     max_turns : int or None, default 200
         The turn cap (player-turns): the episode is truncated there.
     board : Board or str, optional
@@ -172,7 +172,7 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         self,
         opponents: Sequence[Any] = ("odds", "aggressive"),
         seat: int = 0,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         max_turns: int | None = DEFAULT_MAX_TURNS,
         board: Board | str | None = None,
         illegal_action: str = ILLEGAL_ACTIONS[0],

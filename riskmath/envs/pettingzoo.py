@@ -126,7 +126,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
     def __init__(
         self,
         players: int = 3,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         max_turns: int | None = 200,
         board: Board | str | None = None,
         render_mode: str | None = None,
@@ -325,7 +325,7 @@ class _OrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
 
 def raw_env(
     players: int = 3,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     max_turns: int | None = 200,
     board: Board | str | None = None,
     render_mode: str | None = None,
@@ -339,7 +339,7 @@ def raw_env(
 
 def env(
     players: int = 3,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     max_turns: int | None = 200,
     board: Board | str | None = None,
     render_mode: str | None = None,
@@ -354,8 +354,8 @@ def env(
     ----------
     players : int, default 3
         2 to 6; agents ``"player_0"`` .. ``"player_{players-1}"``.
-    rules : Rules, optional
-        The 1993 US rules by default (:meth:`riskmath.Rules.preset` for others).
+    rules : Rules or str, optional
+        The 1993 US rules by default; a name is :meth:`riskmath.Rules.preset` of it.
     max_turns : int or None, default 200
         The turn cap (player-turns) after which every agent is truncated;
         None keeps the rules' own cap (none for most presets).

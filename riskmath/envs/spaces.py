@@ -28,7 +28,7 @@ from riskmath.game import Board, Game, Rules
 __all__ = ["check_render_mode", "make_game", "mask_space", "observation_space", "vector_space"]
 
 
-def make_game(players: int, rules: Rules | None, max_turns: int | None, board: Board | str | None) -> Game:
+def make_game(players: int, rules: Rules | str | None, max_turns: int | None, board: Board | str | None) -> Game:
     """The :class:`~riskmath.Game` an environment plays (checks every argument)."""
     players = check_int("players", players, minimum=2, maximum=6)
     if max_turns is not None:

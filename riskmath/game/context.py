@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 import riskmath.game.setup as setup
-from riskmath._validation import check_int
+from riskmath._validation import check_int, shown
 from riskmath.errors import InvalidArgumentError, RulesError
 from riskmath.game.actions import BattleOutcome, RollOutcome
 from riskmath.game.board import Board
@@ -90,7 +90,7 @@ class GameContext:
     def __init__(
         self,
         players: int = 4,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         board: Board | str | None = None,
         *,
         defender_decides: bool = False,
@@ -99,8 +99,10 @@ class GameContext:
         self.players = check_int("players", players, minimum=2, maximum=6)
         if rules is None:
             rules = Rules()
+        elif isinstance(rules, str):  # a preset's name, as the environments and the repr take it
+            rules = Rules.preset(rules)
         if not isinstance(rules, Rules):
-            raise InvalidArgumentError(f"rules must be a Rules, got {rules!r}")
+            raise InvalidArgumentError(f"rules must be a Rules or a preset's name, got {shown(rules)}")
         self.rules = rules
         if board is None:
             board = Board.load(rules.board)
@@ -174,7 +176,25 @@ class GameContext:
         )
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(players={self.players}, rules={self.rules.edition!r}, board={self.board.name!r})"
+        """The arguments that make this game: the rules as their preset's name (with the options changed from it),
+        the board's name, and the options that are not the defaults."""
+        rules = self.rules
+        base = Rules.preset(rules.edition) if rules.edition in Rules.presets() else Rules()
+        changed = {name: value for name, value in rules.options().items() if value != base.options()[name]}
+        shown_rules = repr(base.edition)
+        if changed:
+            shown_rules = (
+                f"Rules.preset({base.edition!r}).replace({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+            )
+        extra = "".join(
+            f", {name}={value!r}"
+            for name, value, default in (
+                ("defender_decides", self.defender_decides, False),
+                ("max_turns", self.max_turns, None),
+            )
+            if value != default
+        )
+        return f"{type(self).__name__}(players={self.players}, rules={shown_rules}, board={self.board.name!r}{extra})"
 
     def owner_name(self, owner: int) -> str:
         """``"player 0"`` ... or the neutral's label."""

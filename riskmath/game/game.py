@@ -72,8 +72,8 @@ class Game(GameContext):
     ----------
     players : int
         2 to 6.
-    rules : Rules, optional
-        The 1993 US rules by default; see :meth:`riskmath.Rules.preset`.
+    rules : Rules or str, optional
+        The 1993 US rules by default; a name is :meth:`riskmath.Rules.preset` of it (``"risiko"``).
     board : Board or str, optional
         By default the board named by ``rules.board``; a name is read by
         :meth:`Board.load` (``"south_america_africa"``, ``"classic:Australia+Asia"``).
@@ -107,6 +107,8 @@ class Game(GameContext):
     >>> game = Game(players=4)
     >>> game
     Game(players=4, rules='us_1993', board='classic')
+    >>> Game(3, "risiko", max_turns=100)  # the repr gives the arguments that make the game
+    Game(players=3, rules='risiko', board='classic', max_turns=100)
     >>> state = game.new_initial_state(seed=1)
     >>> state.phase.value, state.is_chance_node()
     ('setup_order', True)
@@ -115,7 +117,7 @@ class Game(GameContext):
     def __init__(
         self,
         players: int = 4,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         board: Board | str | None = None,
         *,
         defender_decides: bool = False,

@@ -185,6 +185,7 @@ def win_probabilities(
     max_turns: int | None = None,
     progress: bool = False,
     move_time: float | None = None,
+    confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Deprecated: :func:`~riskmath.victory_probabilities` with the columns named ``win``, ``win_low`` and ``win_high``.
 
@@ -203,6 +204,7 @@ def win_probabilities(
         max_turns=max_turns,
         progress=progress,
         move_time=move_time,
+        confidence=confidence,
     )
     old = table.rename(columns=_OLD_COLUMNS)
     old.attrs = dict(table.attrs)
