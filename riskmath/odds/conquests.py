@@ -111,11 +111,19 @@ def attack_with(force: Vector, defenders: int, kern: Kernel, exact: bool) -> Vec
     (the entries need not sum to 1).  Returns ``win[y]``, the probability of
     capturing it with ``y`` armies left.
     """
+    return attack_and_lose(force, defenders, kern, exact)[0]
+
+
+def attack_and_lose(force: Vector, defenders: int, kern: Kernel, exact: bool) -> tuple[Vector, Number]:
+    """:func:`attack_with`'s capture distribution and the probability that the attack fails (every attacker lost),
+    the second summed from the battles' own losing ends rather than taken as ``force`` minus the captures (which
+    leaves a small failure probability only its absolute accuracy, about 1e-16, in floats)."""
     initial = np.zeros((len(force), defenders + 1), dtype=object if exact else float)
     if exact:
         initial[:] = Fraction(0)
     initial[1:, defenders] = force[1:]
-    return sweep(initial, 0, kern, exact)[0]
+    won, stop = sweep(initial, 0, kern, exact)
+    return won, sum(stop[0, 1:]) if exact else float(stop[0, 1:].sum())
 
 
 def _move_on(won: Vector, keep: int, exact: bool) -> Vector:
@@ -125,9 +133,9 @@ def _move_on(won: Vector, keep: int, exact: bool) -> Vector:
     distribution of ``max(y - keep, 0)`` armies able to attack the next one.
     """
     force = zero_vector(len(won), exact)
-    if keep < len(won):
-        force[: len(won) - keep] = won[keep:]
-    force[0] += sum(won[1 : keep + 1])
+    if keep + 1 < len(won):
+        force[1 : len(won) - keep] = won[keep + 1 :]
+    force[0] = sum(won[: keep + 1])  # y <= keep: nobody able to go on (won[keep] was once counted twice here)
     return force
 
 
@@ -305,11 +313,14 @@ class Conquest:
         force[X] = 1
         self.forces: list[Vector] = []
         self.captures: list[Vector] = []
+        self._stops: list[Number] = []  # P(the conquest stops at step k): nobody left to attack, or the attack lost
         for k, d in enumerate(self.defenders):
+            stopped = force[0]
             force[0] = 0  # nobody left to attack with: the conquest has stopped
             self.forces.append(force)
-            won = attack_with(force, d, kern, self.exact)
+            won, lost = attack_and_lose(force, d, kern, self.exact)
             self.captures.append(won)
+            self._stops.append(stopped + lost)
             force = _move_on(won, self.leave[k], self.exact)
 
     def _repr_html_(self) -> str | None:
@@ -341,8 +352,10 @@ class Conquest:
         """P(exactly ``k`` territories captured), indexed by ``k = 0..n``; sums to 1."""
         import pandas as pd
 
-        at_least = [1, *self.reach_probabilities.tolist(), 0]
-        values = [plain_probability(at_least[k] - at_least[k + 1], self.exact) for k in range(len(self.defenders) + 1)]
+        # P(exactly k) is the probability of stopping at step k + 1, summed directly (not P(>= k) - P(>= k + 1),
+        # whose float difference loses a small probability's relative accuracy); the last, P(all), is the win's.
+        values = [plain_probability(stop, self.exact) for stop in self._stops]
+        values.append(self.win_probability)
         index = pd.RangeIndex(0, len(values), name="captured")
         return pd.Series(values, index=index, name="probability", dtype=object if self.exact else float)
 
