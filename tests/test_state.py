@@ -577,3 +577,39 @@ def test_an_occupation_or_trade_down_without_a_capture_is_refused(phase):
     data["captured"] = False
     with pytest.raises(rm.StateError, match=f"{phase.name} without a capture this turn"):
         rm.GameState.from_json(json.dumps(data))
+
+
+def test_an_action_by_id_or_in_another_case_is_found_as_the_listed_one():
+    # `Attack(0, 1, 1) in legal` was True while legal.index() raised and the two were unequal (API review):
+    # canonical() writes an action as the listing does, and index/count find it as `in` does.
+    import dataclasses
+    import random
+
+    game = rm.Game(3, max_turns=12)
+    state = game.new_initial_state(seed=4, auto_chance=True)
+    rng = random.Random(4)
+    names = {name.lower(): k for k, name in enumerate(game.board.territories)}
+    checked = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        i = rng.randrange(len(legal))
+        action = legal[i]
+        assert state.canonical(action) == action
+        assert legal.index(action) == i and legal.count(action) == 1
+        by_id = dataclasses.replace(
+            action,
+            **{
+                f.name: names[getattr(action, f.name).lower()]
+                for f in dataclasses.fields(action)
+                if isinstance(getattr(action, f.name), str) and getattr(action, f.name).lower() in names
+            },
+        )
+        if by_id != action:  # the same move, written with ids
+            checked += 1
+            assert by_id in legal
+            assert state.canonical(by_id) == action
+            assert legal.index(by_id) == i
+        state = state.apply(action)
+    assert checked > 50
+    with pytest.raises(rm.IllegalActionError):
+        state.canonical(rm.EndPhase())

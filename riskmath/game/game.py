@@ -53,7 +53,7 @@ from riskmath.game._board_data import NEUTRAL_NAMES
 from riskmath.game.board import Board
 from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK, chance_outcomes, check_outcome, is_chance, sample_outcome
-from riskmath.game.checked import to_engine
+from riskmath.game.checked import to_action, to_engine
 from riskmath.game.context import GameContext
 from riskmath.game.legality import LegalActions, check_action, is_legal
 from riskmath.game.missions import CONTINENT_MISSIONS, completed, missions_for
@@ -574,6 +574,31 @@ class GameState:
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` may be applied now (decision nodes only)."""
         return is_legal(self.game, self.position, action)
+
+    def canonical(self, action: Any) -> Any:
+        """A legal ``action`` as :meth:`legal_actions` writes it: territories by their board names (an action may
+        name them by id or in any case), a trade's cards in the listed order.
+
+        Two actions that do the same are equal, and hash alike, in this form (``Attack(0, 1, 1)`` and
+        ``Attack("Alaska", "Northwest Territory", 1)`` are not equal as written).  A blitz's ``stop_at`` is
+        kept (the listing shows ``stop_at=0`` only).
+
+        Raises
+        ------
+        IllegalActionError
+            If ``action`` is not legal here, naming the reason.
+
+        Examples
+        --------
+        >>> import riskmath as rm
+        >>> state = rm.Game(3).new_initial_state(seed=1, auto_chance=True)
+        >>> state.canonical(rm.PlaceArmies(0)), state.canonical(rm.PlaceArmies("alaska"))
+        (PlaceArmies(territory='Alaska', armies=1), PlaceArmies(territory='Alaska', armies=1))
+        """
+        game, pos = self.game, self.position
+        if pos.phase is Phase.GAME_OVER or is_chance(game, pos):
+            raise IllegalActionError(f"no action is legal in {self!r}: it is not a decision node")
+        return to_action(game, check_action(game, pos, action))
 
     def apply(self, action: Any, *, check: bool = True) -> GameState:
         """The state after ``action`` (or, at a chance node, after the outcome).

@@ -44,6 +44,7 @@ from riskmath.game.checked import (
     PlaceChecked,
     TradeChecked,
     kind_of,
+    to_action,
 )
 from riskmath.game.context import GameContext
 from riskmath.game.phase import (
@@ -144,6 +145,39 @@ class LegalActions(Sequence[Any]):
 
     def __bool__(self) -> bool:
         return len(self) > 0
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """The position of ``value`` in the listing, found as ``in`` finds it: an action naming territories by id
+        or in another case is the listed one (``Attack(0, 1, 1)`` is at ``Attack("Alaska", ...)``'s place).
+
+        Raises
+        ------
+        ValueError
+            If ``value`` is not listed between ``start`` and ``stop``: not legal, or a blitz with ``stop_at > 0``
+            (legal, but the listing keeps ``stop_at=0``).
+        """
+        listed = self._listed(value)
+        if listed is not None:
+            n = len(self)
+            begin, end, _ = slice(start, stop).indices(n)
+            for i in range(begin, end):
+                if self[i] == listed:
+                    return i
+        raise ValueError(f"{value!r} is not in the listed legal actions")
+
+    def count(self, value: Any) -> int:
+        """1 if ``value`` is listed (found as :meth:`index` finds it), else 0: every action is listed once."""
+        try:
+            self.index(value)
+        except ValueError:
+            return 0
+        return 1
+
+    def _listed(self, value: Any) -> Any:
+        """``value`` as the listing writes it, or None if it is not legal."""
+        if not is_legal(self._game, self._pos, value):
+            return None
+        return to_action(self._game, check_action(self._game, self._pos, value))
 
     def __repr__(self) -> str:
         return f"<LegalActions: {len(self)} in {self._pos.phase.name}>"
