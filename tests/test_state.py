@@ -595,7 +595,8 @@ def test_an_action_by_id_or_in_another_case_is_found_as_the_listed_one():
         i = rng.randrange(len(legal))
         action = legal[i]
         assert state.canonical(action) == action
-        assert legal.index(action) == i and legal.count(action) == 1
+        assert legal.index(action) == i
+        assert legal.count(action) == 1
         by_id = dataclasses.replace(
             action,
             **{
