@@ -195,8 +195,10 @@ class PlannerAgent(OddsAgent):
         estimate won 3 to 4 points more than the ``"odds"`` variant under
         the 1993 rules and ``risiko``, and 1 more under ``euro_2003``.
 
-    Other keywords are the odds agent's thresholds, used where it decides
-    (the set-up, and the continent plans among the candidates).
+    **thresholds : float
+        The odds agent's thresholds (:class:`~riskmath.agents.OddsAgent`'s
+        keywords), used where it decides (the set-up, and the continent plans
+        among the candidates).
 
     Examples
     --------

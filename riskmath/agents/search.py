@@ -84,18 +84,18 @@ class SearchAgent:
         :func:`riskmath.evaluate.estimate_victory_probabilities`.  Pass e.g.
         ``lambda s, p: position_value(s).loc[p, "value"]`` to score by the
         hand-weighted position value.
-    guide : Agent, optional
-        Whose move is the default at every decision and the one candidates
-        must beat (and who makes every decision not searched): an
-        :class:`~riskmath.agents.OddsAgent` (the default) or a subclass of it,
-        such as :class:`~riskmath.agents.PlannerAgent`, whose moves are legal
-        by construction.
     margin : float, default 1.0
         A candidate replaces the odds agent's move only when its mean score
         beats the odds agent's, rollout by rollout on the same dice, by more
         than ``margin`` standard errors of the difference (and by the most of
         all candidates): with a few rollouts each, chance alone would
         otherwise pick a worse move as often as a better one.
+    guide : Agent, optional
+        Whose move is the default at every decision and the one candidates
+        must beat (and who makes every decision not searched): an
+        :class:`~riskmath.agents.OddsAgent` (the default) or a subclass of it,
+        such as :class:`~riskmath.agents.PlannerAgent`, whose moves are legal
+        by construction.
 
     Examples
     --------

@@ -524,7 +524,9 @@ def territory_bonus(
     Parameters
     ----------
     traded_sets : sequence of sets
-        The set(s) just traded (both, if two are traded together); ``owned``: the player's territories.
+        The set(s) just traded (both, if two are traded together).
+    owned : collection of str
+        The player's territories.
     kind : {"none", "plus2_once_per_turn", "plus2_per_matching_territory"}
         "none" (1959, 2003): nothing.  "plus2_once_per_turn" (1993 [V]): +2 placed on *one* occupied territory
         shown, and at most 2 such armies per turn, even across two sets.  "plus2_per_matching_territory" (1963/1968):
@@ -535,7 +537,10 @@ def territory_bonus(
         "plus2_once_per_turn" only: the player's pick among :func:`bonus_candidates`, as a name or a function of
         the candidates.  Default: the first candidate.  Ignored by the other kinds.
 
-    Raises :class:`CardError` for an unknown ``kind``, a non-set, ``already_received < 0`` or a non-candidate choice.
+    Raises
+    ------
+    CardError
+        For an unknown ``kind``, a non-set, ``already_received < 0`` or a non-candidate choice.
 
     Examples
     --------
