@@ -825,3 +825,11 @@ def test_module_has_no_heavy_imports():
         "riskmath.game._board_data",
     }
     assert not {"pandas", "scipy", "matplotlib", "networkx"} & {name.split(".")[0] for name in imports}
+
+
+def test_component_takes_a_name_as_the_other_graph_methods_do():
+    board = Board.classic()
+    allowed = {board.index(t) for t in ("Peru", "Brazil", "Egypt")}
+    assert board.component("peru", allowed) == board.component(board.index("Peru"), allowed) == {10, 11}
+    with pytest.raises(BoardError):
+        board.component("Atlantis")

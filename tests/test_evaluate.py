@@ -238,3 +238,15 @@ def test_huge_stacks_are_within_float_resolution_of_the_exact_odds():
         assert win_probability(a, d, combat) == pytest.approx(rm.battle(a, d).win_probability, abs=1e-12)
     exact = rm.conquest(700, [3, 1, 4, 1, 5]).win_probability
     assert chain_win_probability(700, (3, 1, 4, 1, 5), combat) == pytest.approx(exact, abs=1e-12)
+
+
+def test_continents_are_named_in_any_case_as_the_board_takes_them():
+    # plan_continent and hold_probability refused "africa" while Board.border_territories("africa") took it.
+    game = rm.Game(3)
+    names = game.board.territories
+    state = game.position({t: i % 3 for i, t in enumerate(names)}, dict.fromkeys(names, 3), seed=1)
+    assert game.board.continent_name("south AMERICA") == "South America"
+    assert hold_probability(state, 0, "australia") == hold_probability(state, 0, "Australia")
+    assert repr(plan_continent(state, 1, "africa")) == repr(plan_continent(state, 1, "Africa"))
+    with pytest.raises(InvalidArgumentError, match="got 'atlantis'"):
+        hold_probability(state, 0, "atlantis")

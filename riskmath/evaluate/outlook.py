@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from riskmath._validation import as_int, check_bool, shown
-from riskmath.errors import InvalidArgumentError
+from riskmath.errors import BoardError, InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
 from riskmath.game.cards import is_set
 from riskmath.game.position import holds_set, income, rival_table
@@ -544,13 +544,17 @@ def check_state(state: object) -> GameState:
 
 def continent_members(state: GameState, continent: object) -> tuple[int, ...]:
     """The territory ids of ``continent`` (a name on the state's board), or an error listing the names."""
-    continents = state.game.board.continents
-    if not isinstance(continent, str) or continent not in continents:
+    board = state.game.board
+    try:
+        name = board.continent_name(continent) if isinstance(continent, str) else None
+    except BoardError:
+        name = None
+    if name is None:  # (any case is taken, as the board's own methods take it)
         raise InvalidArgumentError(
-            f"continent must be the name of one of the board's continents ({', '.join(continents)}), "
+            f"continent must be the name of one of the board's continents ({', '.join(board.continents)}), "
             f"got {shown(continent)}"
         )
-    return continents[continent].ids
+    return board.continents[name].ids
 
 
 def _check_player(state: GameState, player: object) -> int:

@@ -526,6 +526,21 @@ class Board:
             )
         return self.continents[found]
 
+    def continent_name(self, continent: str) -> str:
+        """The canonical name of a continent given in any case (or by an alias the board knows).
+
+        Raises
+        ------
+        BoardError
+            For a name the board does not know, with the nearest one.
+
+        Examples
+        --------
+        >>> Board.classic().continent_name("north america")
+        'North America'
+        """
+        return self._continent(continent).name
+
     def continent_of(self, territory: TerritoryKey) -> str:
         """The name of the continent a territory belongs to."""
         return self._cont_of[self.index(territory)]
@@ -569,12 +584,13 @@ class Board:
             return ()
         return tuple(self.territories[i] for i in sorted(self.component(first, allowed)))
 
-    def component(self, start: int, allowed: set[int] | frozenset[int] | None = None) -> set[int]:
-        """The ids reachable from id ``start`` through ids in ``allowed`` (all if None): breadth-first.
+    def component(self, start: TerritoryKey, allowed: set[int] | frozenset[int] | None = None) -> set[int]:
+        """The ids reachable from ``start`` through ids in ``allowed`` (all if None): breadth-first.
 
-        ``start`` itself is included whether or not it is allowed.  The
-        engine's graph search (connected fortification, :meth:`reachable`,
-        :meth:`connected_within`), on ids for speed.
+        ``start`` itself is included whether or not it is allowed (an id, or
+        a name as everywhere else).  The engine's graph search (connected
+        fortification, :meth:`reachable`, :meth:`connected_within`), on ids
+        for speed: :meth:`reachable` takes and gives names.
 
         Examples
         --------
@@ -582,7 +598,7 @@ class Board:
         >>> sorted(board.component(board.index("Peru"), {board.index(t) for t in ("Peru", "Brazil", "Egypt")}))
         [10, 11]
         """
-        return component(start, self._nbrs, allowed)
+        return component(start if type(start) is int else self.index(start), self._nbrs, allowed)
 
     def path_exists(self, a: TerritoryKey, b: TerritoryKey, allowed: Iterable[TerritoryKey] | None = None) -> bool:
         """Whether a path joins ``a`` to ``b`` using only territories in ``allowed`` (ends included).
