@@ -295,7 +295,7 @@ class TestDrawing:
             board(state, values={"Peru": "high"})
 
     def test_bad_input(self, state):
-        with pytest.raises(InvalidArgumentError, match="board_or_state must be a Board or a GameState, got dict"):
+        with pytest.raises(InvalidArgumentError, match="board_or_state must be a Board, a board.s name, a Game or a GameState, got dict"):
             board(TOY)  # type: ignore[arg-type]
         # Each bad argument named, before anything is drawn (hostile-user review, 2026-12-02).
         for kwargs, message in [
@@ -311,7 +311,7 @@ class TestDrawing:
             with pytest.raises(InvalidArgumentError, match=message):
                 board(state, **kwargs)
         assert plt.get_fignums() == []  # refused before a figure was made
-        for bad in (state, None, "classic"):
+        for bad in (state, None, 3):
             with pytest.raises(InvalidArgumentError, match=r"layout needs a riskmath\.Board"):
                 layout(bad)
 
@@ -355,3 +355,16 @@ class TestSvg:
         _, ax = plt.subplots()
         with pytest.raises(InvalidArgumentError, match="do not pass ax"):
             board_svg(state, ax=ax)
+
+
+def test_a_board_is_drawn_from_its_name_or_a_game_too():
+    # plots.board("classic"), plots.board(rm.Game(2)) and plots.layout("classic") were refused, while Game and the
+    # environments take boards by name (API review).
+    import riskmath as rm
+
+    assert layout("classic") == layout(rm.Board.classic())
+    ax = board("south_america_africa")
+    assert len(ax.patches) >= len(rm.Board.load("south_america_africa"))
+    plt.close(ax.figure)
+    ax = board(rm.Game(2))
+    plt.close(ax.figure)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from riskmath.game.board import TerritoryKey
+    from riskmath.game.game import Game
     from riskmath.game.state import GameState
 
 __all__ = ["OWNER_COLORS", "board", "board_svg", "layout"]
@@ -48,7 +49,7 @@ _LAYOUT_SEED = 0
 _LAYOUT_START_STEP = 1.0  # the largest move in the first step, in the unit square; it falls linearly to 0
 
 
-def layout(board: Board) -> dict[str, tuple[float, float]]:
+def layout(board: Board | str) -> dict[str, tuple[float, float]]:
     r"""The positions :func:`board` draws territories at, by canonical name.
 
     The board's own ``positions`` when it has them; otherwise a spring
@@ -65,7 +66,8 @@ def layout(board: Board) -> dict[str, tuple[float, float]]:
 
     Parameters
     ----------
-    board : Board
+    board : Board or str
+        A board, or its name (:meth:`riskmath.Board.load`).
 
     Returns
     -------
@@ -91,9 +93,14 @@ def layout(board: Board) -> dict[str, tuple[float, float]]:
        1129--1164 (1991).
     """
     given: object = board  # (typed as what the caller should pass; checked as anything)
+    if isinstance(given, str):
+        board = given = Board.load(given)
     if not isinstance(given, Board):
         hint = " (a state's board is state.game.board)" if hasattr(given, "game") else ""
-        raise InvalidArgumentError(f"layout needs a riskmath.Board{hint}, got {type(given).__name__}: {given!r}")
+        raise InvalidArgumentError(
+            f"layout needs a riskmath.Board or a board's name{hint}, got {type(given).__name__}: {given!r}"
+        )
+    assert isinstance(board, Board)
     if board.positions:
         return dict(board.positions)
     xy = _spring_layout(board)
@@ -124,7 +131,7 @@ def _spring_layout(board: Board) -> npt.NDArray[np.float64]:
 
 
 def board(
-    board_or_state: Board | GameState,
+    board_or_state: Board | str | Game | GameState,
     ax: Axes | None = None,
     *,
     values: Mapping[TerritoryKey, float] | pd.Series | None = None,
@@ -142,9 +149,10 @@ def board(
 
     Parameters
     ----------
-    board_or_state : Board or GameState
-        A bare board draws white territories; a state colors them by owner
-        and writes the armies inside.
+    board_or_state : Board, str, Game or GameState
+        A bare board (or its name, or a game's board) draws white
+        territories; a state colors them by owner and writes the armies
+        inside.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new 12 x 7 inch figure's axes by default.
     values : mapping or pandas.Series, optional
@@ -306,7 +314,7 @@ def board(
     return ax
 
 
-def board_svg(board_or_state: Board | GameState, **kwargs: Any) -> str:
+def board_svg(board_or_state: Board | str | Game | GameState, **kwargs: Any) -> str:
     """The picture of :func:`board` as SVG text, e.g. for a notebook's HTML.
 
     The figure is a standalone :class:`matplotlib.figure.Figure` (pyplot never
@@ -316,7 +324,8 @@ def board_svg(board_or_state: Board | GameState, **kwargs: Any) -> str:
 
     Parameters
     ----------
-    board_or_state : Board or GameState
+    board_or_state : Board, str, Game or GameState
+        As for :func:`board`.
     **kwargs
         ``figsize`` (inches, default ``(10, 6)``) and any keyword of :func:`board` except ``ax``.
 
@@ -349,13 +358,22 @@ def board_svg(board_or_state: Board | GameState, **kwargs: Any) -> str:
 
 
 def _board_and_state(board_or_state: object) -> tuple[Board, GameState | None]:
+    """The board to draw and the state on it, if any: from a Board, a board's name (:meth:`Board.load`), a Game (its
+    board) or a GameState."""
+    from riskmath.game.game import Game
     from riskmath.game.state import GameState
 
     if isinstance(board_or_state, Board):
         return board_or_state, None
+    if isinstance(board_or_state, str):
+        return Board.load(board_or_state), None
+    if isinstance(board_or_state, Game):
+        return board_or_state.board, None
     if isinstance(board_or_state, GameState):
         return board_or_state.game.board, board_or_state
-    raise InvalidArgumentError(f"board_or_state must be a Board or a GameState, got {type(board_or_state).__name__}")
+    raise InvalidArgumentError(
+        f"board_or_state must be a Board, a board's name, a Game or a GameState, got {type(board_or_state).__name__}"
+    )
 
 
 def _value_colors(
