@@ -295,7 +295,8 @@ class TestDrawing:
             board(state, values={"Peru": "high"})
 
     def test_bad_input(self, state):
-        with pytest.raises(InvalidArgumentError, match=r"board_or_state must be a Board, a board's name, a Game or a GameState, got dict"):
+        refused = r"board_or_state must be a Board, a board's name, a Game or a GameState, got dict"
+        with pytest.raises(InvalidArgumentError, match=refused):
             board(TOY)  # type: ignore[arg-type]
         # Each bad argument named, before anything is drawn (hostile-user review, 2026-12-02).
         for kwargs, message in [
