@@ -9,14 +9,20 @@ with the line-up's own agents (:func:`riskmath.victory_probabilities`), which
 know everything about the players the features do not, and scores their win
 shares, the line-up's estimate (``lineup=``) and territory share against the
 game's real winner.  Half a game is added to each living player's rollout
-wins (no player still in is given 0).  One position per held-out game, its
-turn drawn uniformly (seed 2026) among the recorded turns 10-40.  Prints
-each cell and the pooled Brier ratios with 95 % bootstrap intervals over the
-positions (4,000 resamples, seed 2026).
+wins (no player still in is given 0).  Beside it, "true chances": the
+Brier score of the chances the rollouts estimate, their own score less its
+Monte Carlo part (``E[(p^ - y)^2] = (p - y)^2 + p(1 - p)/n``, with the
+unbiased estimate of ``p(1 - p)/n``): what the best estimate read off the
+position could score against these agents.  One position per held-out game,
+its turn drawn uniformly (seed 2026) among the recorded turns 10-40; with
+other ``--seed`` s, the same from fresh games.  Prints each cell and the
+pooled Brier ratios with 95 % bootstrap intervals over the positions (4,000
+resamples).
 
 Run from the repository root, e.g. (about 20 minutes on one core)::
 
     python bench/estimate_ceiling.py --lineup planner --preset us_1993 --players 4 5 6 --rollouts 100
+    python bench/estimate_ceiling.py --lineup aggressive --players 2 3 4 5 6 --seed 3026 3027 3028 3029
 """
 
 from __future__ import annotations
@@ -71,15 +77,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="us_1993")
     parser.add_argument("--players", type=int, nargs="+", default=[4, 5, 6])
     parser.add_argument("--rollouts", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--seed", type=int, nargs="+", default=[2026], help="the cells' seeds (2026: the fit's; others: fresh games)"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     lineup = next(entry for entry in lineups.LINEUPS if entry.name == args.lineup)
-    scores: dict[str, list[float]] = {"rollouts": [], "estimate": [], "share": []}
+    scores: dict[str, list[float]] = {"rollouts": [], "true": [], "estimate": [], "share": []}
     for players in args.players:
         started = time.perf_counter()
         cell: dict[str, list[float]] = {name: [] for name in scores}
-        for state, winner, k in positions(lineup, args.preset, players, args.seed):
+        found = [found for seed in args.seed for found in positions(lineup, args.preset, players, seed)]
+        for state, winner, k in found:
             owners = state.position.owner
             share = np.array([owners.count(p) for p in range(players)], dtype=float)
             share /= share.sum()
@@ -92,18 +101,23 @@ def main(argv: list[str] | None = None) -> int:
             estimate = estimate_victory_probabilities(state, lineup=args.lineup).to_numpy(dtype=float)
             for name, predicted in (("rollouts", rolled / rolled.sum()), ("estimate", estimate), ("share", share)):
                 cell[name].append(brier(predicted, winner))
+            # The Brier score of the true chances the rollouts estimate: E[(p^ - y)^2] = (p - y)^2 + p(1 - p)/n, so
+            # the rollouts' own score less the unbiased estimate of their variance (no half-game added here).
+            raw = wins / args.rollouts
+            cell["true"].append(brier(raw, winner) - float((raw * (1 - raw)).sum()) / (args.rollouts - 1))
         for name in scores:
             scores[name] += cell[name]
         base = np.mean(cell["share"])
         print(
             f"{args.lineup} {args.preset} {players}p: {len(cell['share'])} positions, Brier ratio to territory share: "
-            f"rollouts {np.mean(cell['rollouts']) / base:.3f}, estimate {np.mean(cell['estimate']) / base:.3f} "
+            f"rollouts {np.mean(cell['rollouts']) / base:.3f} (true chances {np.mean(cell['true']) / base:.3f}), "
+            f"estimate {np.mean(cell['estimate']) / base:.3f} "
             f"({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
     b = {name: np.array(values) for name, values in scores.items()}
-    picks = np.random.default_rng(args.seed).integers(0, len(b["share"]), size=(4000, len(b["share"])))
-    for name in ("rollouts", "estimate"):
+    picks = np.random.default_rng(args.seed[0]).integers(0, len(b["share"]), size=(4000, len(b["share"])))
+    for name in ("rollouts", "true", "estimate"):
         ratios = b[name][picks].mean(axis=1) / b["share"][picks].mean(axis=1)
         low, high = np.percentile(ratios, [2.5, 97.5])
         print(
