@@ -251,7 +251,12 @@ class CombinedAttack:
         self._left = left
 
     def __repr__(self) -> str:
-        return f"CombinedAttack({list(self.stacks)}, {self.defenders})"
+        options = [] if self.stop_at == 0 else [f"stop_at={self.stop_at}"]
+        if self.exact:
+            options.append("exact=True")
+        if self.rules != CombatRules():
+            options.append(f"rules={self.rules!r}")
+        return f"CombinedAttack({', '.join([str(list(self.stacks)), str(self.defenders), *options])})"
 
     @property
     def win_probability(self) -> Number:

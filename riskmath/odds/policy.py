@@ -560,7 +560,17 @@ class Policy:
 
     def __repr__(self) -> str:
         name = self.objective if isinstance(self.objective, str) else "custom"
-        return f"Policy({self.attackers}, {self.defenders}, objective={name!r}, two_sided={self.two_sided})"
+        options = [f"objective={name!r}"]
+        if name == "win_with":
+            options.append(f"min_left={self.min_left}")
+        options.append(f"two_sided={self.two_sided}")
+        if not self.allow_stop:
+            options.append("allow_stop=False")
+        if self.exact:
+            options.append("exact=True")
+        if self.rules != CombatRules():
+            options.append(f"rules={self.rules!r}")
+        return f"Policy({self.attackers}, {self.defenders}, {', '.join(options)})"
 
     @property
     def value(self) -> Number:
