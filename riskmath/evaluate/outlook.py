@@ -291,6 +291,28 @@ def plan_continent(state: GameState, player: int, continent: str, armies: int = 
     kept.  Routes stay inside the continent; a part of it that no
     territory of the player borders makes the probability 0.
 
+    Parameters
+    ----------
+    state : GameState
+    player : int
+        The seat to plan for.
+    continent : str
+        A continent of the state's board, in any case.
+    armies : int, default 0
+        Armies the player has yet to place before attacking (0: none; pass
+        the pool, ``state.position.pool``, at the start of a turn).
+
+    Returns
+    -------
+    ContinentPlan
+        The chance of taking every enemy territory of the continent
+        (``probability``) and the routes attacked, as territory ids.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a state that is not a GameState, a seat out of range, an unknown continent or a negative ``armies``.
+
     Examples
     --------
     A position ten turns into a three-player game between odds agents, player 1 to place 8 armies:
@@ -421,6 +443,24 @@ def hold_probability(state: GameState, player: int, continent: str) -> float:
     rival's territory and continent armies, and the attacks are treated as
     independent: the product of ``1 - fall_probability``.  0 if ``player``
     does not hold the continent.
+
+    Parameters
+    ----------
+    state : GameState
+    player : int
+        The seat holding (or not) the continent.
+    continent : str
+        A continent of the state's board, in any case.
+
+    Returns
+    -------
+    float
+        The chance in [0, 1].
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a state that is not a GameState, a seat out of range or an unknown continent (listing the names).
 
     Examples
     --------

@@ -132,6 +132,20 @@ def win_probability(attackers: int, defenders: int, rules: object = None) -> flo
     :class:`~riskmath.Rules`).  The answer is 0 when ``attackers < 1`` and
     1 when ``defenders < 1`` (attackers first), and always in [0, 1].
 
+    Parameters
+    ----------
+    attackers : int
+        Armies able to attack (the territory holds one more); any integer.
+    defenders : int
+        Defending armies; any integer.
+    rules : CombatRules or Rules, optional
+        The combat variant; the classic rules by default.
+
+    Returns
+    -------
+    float
+        The attacker's chance of taking the territory, in [0, 1].
+
     Raises
     ------
     InvalidArgumentError
@@ -217,6 +231,20 @@ def chain_win_probability(attackers: int, defenders: tuple[int, ...], rules: obj
     defenders (an empty one, as during the set-up) is taken without a fight
     but still keeps one army; with fewer attackers than territories the
     answer is 0.  The result is in [0, 1] for every input.
+
+    Parameters
+    ----------
+    attackers : int
+        Armies able to attack the first territory (the stack's territory holds one more).
+    defenders : sequence of int
+        The defending armies of the path's territories, in order (0: empty).
+    rules : CombatRules or Rules, optional
+        The combat variant; the classic rules by default.
+
+    Returns
+    -------
+    float
+        The chance of taking every territory of the path, in [0, 1].
 
     Raises
     ------

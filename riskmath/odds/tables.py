@@ -100,6 +100,19 @@ def format_table(table: pd.DataFrame, fmt: str = "text", *, precision: int = 4) 
     ``values[i][j]`` belongs to ``attackers[i]`` and ``defenders[j]``
     (Fractions as strings).
 
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A table of :func:`odds_table` (attackers by row, defenders by column).
+    fmt : {"text", "csv", "markdown", "latex", "json"}, default "text"
+        The output format (``riskmath.odds.tables.FORMATS``).
+    precision : int, default 4
+        Decimals of the floats.
+
+    Returns
+    -------
+    str
+
     Raises
     ------
     InvalidArgumentError
