@@ -92,8 +92,9 @@ def test_a_seat_that_does_not_exist_is_named(function, player, decision):
 
 
 @pytest.mark.parametrize("function", [evaluate.hold_probability, evaluate.plan_continent])
-@pytest.mark.parametrize("continent", [None, "Atlantis", ["Asia"], "asia"], ids=repr)
+@pytest.mark.parametrize("continent", [None, "Atlantis", ["Asia"], "Asai"], ids=repr)
 def test_a_continent_that_does_not_exist_is_named_with_those_that_do(function, continent, decision):
+    # ("asia" was refused too until continents were taken in any case, as the board takes them)
     with pytest.raises(InvalidArgumentError, match=r"continent must be the name of one of .*Australia\), got"):
         function(decision, 0, continent)
 
