@@ -210,6 +210,23 @@ def test_trust_is_not_inherited_by_an_overridden_act():
     assert fast_decider(Sure()) is None  # trusted, but asked through its own act
 
 
+@pytest.mark.parametrize("name", list(AGENTS))
+def test_no_built_in_agent_passes_its_trust_to_a_subclass_that_overrides_act(name):
+    # The odds, search and planner agents set trusted = True on their own classes, so a subclass overriding act
+    # inherited it: play applied its illegal placements unchecked (a documented promise, broken; docs review).
+    class Cheat(AGENTS[name]):
+        def act(self, state, rng):
+            if state.phase is rm.Phase.REINFORCE and state.position.pool:
+                theirs = next(t for t, o in enumerate(state.position.owner) if o != state.current_player)
+                return rm.PlaceArmies(theirs, state.position.pool)
+            return super().act(state, rng)
+
+    assert AGENTS[name].trusted
+    assert not Cheat.trusted
+    with pytest.raises(rm.AgentError, match="illegal"):
+        rm.play(rm.Game(2, max_turns=6), [Cheat(), RandomAgent()], seed=1)
+
+
 def test_agents_by_name():
     assert list(AGENTS)[:2] == ["random", "aggressive"]
     assert isinstance(make_agent("aggressive"), AggressiveAgent)

@@ -42,7 +42,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from riskmath.agents.basic import Signature, check_asked, first_trade, placement_signature, position_signature
+from riskmath.agents.basic import BuiltIn, Signature, check_asked, first_trade, placement_signature, position_signature
 from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
     ContinentPlan,
@@ -81,7 +81,7 @@ from riskmath.odds._odds_grids import small_battles
 __all__ = ["OddsAgent"]
 
 
-class OddsAgent:
+class OddsAgent(BuiltIn):
     """Plays by the exact battle and conquest odds; see the module docstring.
 
     Parameters

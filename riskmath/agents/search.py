@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from riskmath._validation import check_int
-from riskmath.agents.basic import Signature, placement_signature, position_signature
+from riskmath.agents.basic import BuiltIn, Signature, placement_signature, position_signature
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate.estimate import victory_list
@@ -60,7 +60,7 @@ def _estimated_chance(state: GameState, player: int) -> float:
     return victory_list(state)[player]
 
 
-class SearchAgent:
+class SearchAgent(BuiltIn):
     """Flat Monte Carlo search over the reinforcement, attack and fortify decisions; see the module docstring.
 
     Parameters
