@@ -8,8 +8,8 @@ agent gets its own ``random.Random`` spawned from the game's seed, so the
 same call gives the same DataFrame whether the games run in one process,
 in a pool of ``n_jobs`` processes, or on any ``concurrent.futures.Executor``
 (a ``dask.distributed`` client's ``get_executor()`` included).  Chance is
-drawn from each game state's own generator (``auto_chance=True``), and whole
-battles are one draw when an agent blitzes.
+drawn from each game state's own generator (``auto_chance=True``), and a
+blitz is one draw (a few for a big battle).
 
 Games run on the fast in-place path of the rules model
 (:mod:`riskmath.sim._loop`): the position of one private state is changed
@@ -361,7 +361,7 @@ def _row(
 
 
 # A worker process keeps the game of the simulation it serves (by a token per call of ``simulate``), so that
-# its chunks share the game's cached battle tables instead of each unpickling a cold copy.
+# its chunks share one game (and the agents' per-game caches) instead of each unpickling a copy.
 _GAMES: dict[str, Game] = {}
 
 
