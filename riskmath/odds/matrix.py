@@ -191,6 +191,28 @@ def _sparse(entries: list[tuple[int, int, float]], shape: tuple[int, int]) -> sp
 def battle_chain(attackers: int, defenders: int, *, stop_at: int = 0, rules: object = None) -> BattleChain:
     """The sparse matrix view (:class:`BattleChain`) of battles up to ``attackers`` v ``defenders``.
 
+    Parameters
+    ----------
+    attackers : int
+        The largest number of armies able to attack (the territory holds one more).
+    defenders : int
+        The largest number of defending armies.
+    stop_at : int, default 0
+        The attacker stops at ``stop_at`` armies able to attack or fewer (those states absorb).
+    rules : CombatRules or Rules, optional
+        The combat variant; the classic rules by default.
+
+    Returns
+    -------
+    BattleChain
+        Every state up to ``(attackers, defenders)``, its transition matrix
+        and the absorbing chain's queries.
+
+    Raises
+    ------
+    InvalidArgumentError, ResourceLimitError
+        For a bad size, or a chain too big for the limits.
+
     Examples
     --------
     >>> chain = battle_chain(3, 2)

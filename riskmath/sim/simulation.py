@@ -157,6 +157,17 @@ class GameRecord:
 def game_seeds(seed: int, n_games: int) -> list[int]:
     """The per-game seeds of ``simulate``: 63-bit integers from ``SeedSequence(seed)``.
 
+    Parameters
+    ----------
+    seed : int
+        The root seed, any integer >= 0 (``simulate``'s ``seed``).
+    n_games : int
+        How many seeds, >= 0.
+
+    Returns
+    -------
+    list of int
+
     Examples
     --------
     The first seeds do not depend on how many games are asked for:
