@@ -47,7 +47,7 @@ def test_random_game_example(tmp_path, monkeypatch, capsys):
     args = ["--seed", "3", "--players", "3", "--max-turns", "150"]
     out = _run_random_game(monkeypatch, capsys, tmp_path, *args)
     lines = out.splitlines()
-    assert lines[0] == "Game(players=3, rules='us_1993', board='classic'), seed 3, random players"
+    assert lines[0] == "Game(players=3, rules='us_1993', board='classic', max_turns=150), seed 3, random players"
     assert "after 100 turns:" in lines
     assert lines[-1].startswith("draw: no winner after 150 turns") or " wins in turn " in lines[-1]
     # Every summary covers the three players and all 42 territories.
@@ -61,7 +61,8 @@ def test_random_game_example(tmp_path, monkeypatch, capsys):
 def test_random_game_example_blitz_and_preset(tmp_path, monkeypatch, capsys):
     args = ["--seed", "1", "--players", "2", "--preset", "article_ja", "--max-turns", "40", "--blitz", "1"]
     out = _run_random_game(monkeypatch, capsys, tmp_path, *args)
-    assert out.startswith("Game(players=2, rules='article_ja', board='classic'), seed 1, random players (blitz 1)")
+    shown = "Game(players=2, rules='article_ja', board='classic', max_turns=40), seed 1, random players (blitz 1)"
+    assert out.startswith(shown)
     assert "  neutral " in out  # the article's two-player game has a neutral owner
     assert out.rstrip().splitlines()[-1].startswith(("draw: no winner after 40 turns", "player "))
 
