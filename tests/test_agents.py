@@ -246,3 +246,18 @@ def test_the_aggressive_agents_ratio_is_checked_when_made(ratio):
     # 'x' was accepted and failed at the first attack, inside a game.
     with pytest.raises(rm.InvalidArgumentError, match="ratio must be a finite number >= 0"):
         AggressiveAgent(ratio)
+
+
+def test_the_aggressive_agents_ratio_is_at_least_not_more_than():
+    # "it has ratio times the defenders' armies": 4 able to attack against 2 is enough at ratio 2, not at 2.01
+    # (a mutant with > for >= was caught only by a doctest; a mutation test).
+    from game_helpers import build
+
+    state = build(
+        rm.Game(2),
+        owner={"Alaska": 0, "Northwest Territory": 1, "Alberta": 1, "Kamchatka": 1},
+        armies={"Alaska": 5, "Northwest Territory": 2, "Alberta": 2, "Kamchatka": 2},
+        default_armies=1,
+    )
+    assert AggressiveAgent(ratio=2.0).act(state, random.Random(0)) == rm.Blitz("Alaska", "Northwest Territory", 0)
+    assert AggressiveAgent(ratio=2.01).act(state, random.Random(0)) == rm.EndPhase()

@@ -46,6 +46,8 @@ def test_odds_exact_stop_at(capsys):
     _, out, _ = run(capsys, "odds", "5", "3", "--exact", "--stop-at", "1")
     assert "/" in out.splitlines()[1]  # a fraction
     assert "stopping at 1" in out
+    # battle(5, 3, stop_at=1, exact=True): the option reaches the battle (a mutant dropping it printed 0.77)
+    assert out.splitlines()[1].split() == ["win_probability", "5452132164295/7522959753216", "(~0.724732)"]
 
 
 def test_odds_json(capsys):
@@ -127,6 +129,15 @@ def test_conquest_json_exact(capsys):
     # The keys before the new names stay, with the same values (docs/cli.rst showed them to scripts).
     assert document["success_probability"] == document["win_probability"]
     assert document["expected_final_armies_if_success"] == document["expected_final_armies_if_won"] is not None
+
+
+def test_conquest_leave_reaches_the_conquest(capsys):
+    # Only the docs page's example saw --leave dropped (a mutation test): the number, here too.
+    _, out, _ = run(capsys, "conquest", "10", "2", "2", "--leave", "2", "--exact", "--json")
+    document = json.loads(out)
+    assert document["leave"] == 2
+    assert document["win_probability"] == str(rm.conquest(10, [2, 2], leave=2, exact=True).win_probability)
+    assert document["win_probability"] != str(rm.conquest(10, [2, 2], exact=True).win_probability)
 
 
 def test_need(capsys):

@@ -44,6 +44,15 @@ class TestAgainstBattles:
         # the last leave value is not used: the stack stops in the last territory
         assert c.win_probability == rm.conquest(10, [2, 2, 2], leave=[3, 1, 1], exact=True).win_probability
         assert c.reach_probabilities[1] == first.win_probability
+        # Each step leaves its own count: three stay in the first territory, whatever the others leave (a
+        # mutant using leave[0] at every step passed the lines above, where [3, 1, 5] and [3, 1, 1] both became 3).
+        after_first = sum(
+            p * rm.conquest(a - 3, [2, 2], leave=1, exact=True).win_probability
+            for (a, d), p in first.outcomes.items()
+            if d == 0 and a > 3
+        )
+        assert c.win_probability == after_first == Fraction(2764736860544354416625, 4852102490441335701504)
+        assert c.win_probability != rm.conquest(10, [2, 2, 2], leave=3, exact=True).win_probability
 
 
 class TestExactAgreesWithFloat:

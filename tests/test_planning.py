@@ -81,6 +81,16 @@ class TestCombinedAttack:
         assert attack.captured_by()[0] == first.win_probability
         assert sum(attack.captured_by()) == expected
 
+    @pytest.mark.parametrize(("stacks", "defenders"), [([8], 6), ([10, 10], 8), ([5, 9], 7)])
+    def test_float_stops_agree_with_fractions(self, stacks, defenders):
+        # Floats take the NumPy sweep, Fractions the exact one; a mutant fighting on in the stop row (stop_at 3)
+        # was caught only by a hypothesis example the fast profile rarely draws (a mutation test).
+        floats = rm.combined_attack(stacks, defenders, stop_at=3)
+        exact = rm.combined_attack(stacks, defenders, stop_at=3, exact=True)
+        assert floats.win_probability == pytest.approx(float(exact.win_probability), rel=1e-12)
+        if len(stacks) == 1:
+            assert exact.win_probability == rm.battle(8, 6, stop_at=3, exact=True).win_probability
+
     def test_distributions_sum_to_one(self):
         attack = rm.combined_attack([3, 3, 2], 6)
         assert attack.defenders_left_distribution.sum() == pytest.approx(1.0)

@@ -227,3 +227,22 @@ def test_both_beat_random(agent):
 def test_a_tournament_takes_a_turn_cap():
     table = tournament(rm.Game(2), [["aggressive", "random"]], 4, max_turns=5)
     assert table["draws"].tolist() == [4, 4]  # nobody wins in five player-turns
+
+
+def test_every_line_up_and_rotation_plays_on_its_own_seeds(monkeypatch):
+    # A mutant giving every line-up the first line-up's seeds passed every test (a mutation test); the docstring
+    # promises each line-up and rotation its own stream: SeedSequence(seed).generate_state(line-ups x rotations).
+    import riskmath.sim.tournaments as tournaments
+
+    seeds = []
+    real = tournaments.simulate
+
+    def spy(*args, **kwargs):
+        seeds.append(kwargs["seed"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournaments, "simulate", spy)
+    lineups = [[AggressiveAgent(), RandomAgent()], [RandomAgent(), AggressiveAgent()]]
+    tournament(rm.Game(2, max_turns=20), lineups, 2, seed=1)
+    assert seeds == np.random.SeedSequence(1).generate_state(4, dtype=np.uint32).tolist()
+    assert seeds == [1835504127, 1731038949, 1320224556, 2330041505]
