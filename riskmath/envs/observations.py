@@ -157,6 +157,16 @@ def _game_of(game: object) -> Game:
 def observation_layout(game: Game | GameState) -> Mapping[str, slice]:
     """The sections of :func:`observation`'s vector for ``game``, by name (slices covering it in order).
 
+    Parameters
+    ----------
+    game : Game or GameState
+        The game (a state stands for its game).
+
+    Returns
+    -------
+    Mapping of str to slice
+        Read-only; the sections in the vector's order, an absent one as an empty slice.
+
     Examples
     --------
     >>> import riskmath as rm
@@ -170,7 +180,24 @@ def observation_layout(game: Game | GameState) -> Mapping[str, slice]:
 
 
 def information_state_layout(game: Game | GameState) -> Mapping[str, slice]:
-    """The sections of :func:`information_state`: those of the observation, then ``discard``."""
+    """The sections of :func:`information_state`: those of the observation, then ``discard``.
+
+    Parameters
+    ----------
+    game : Game or GameState
+        The game (a state stands for its game).
+
+    Returns
+    -------
+    Mapping of str to slice
+        As :func:`observation_layout`, with ``discard`` last.
+
+    Examples
+    --------
+    >>> import riskmath as rm
+    >>> list(information_state_layout(rm.Game(3)))[-1], list(observation_layout(rm.Game(3)))[-1]
+    ('discard', 'piles')
+    """
     return _layout(_game_of(game), True)
 
 
@@ -750,6 +777,18 @@ def _set_value_after(values: SetValues, traded: int) -> int:
 
 def observation_string(state: GameState, player: int) -> str:
     """What ``player`` sees of ``state``, as readable text (the same information as :func:`observation`).
+
+    Parameters
+    ----------
+    state : GameState
+        Or a count choice or a blitz piece, as :func:`observation` takes.
+    player : int
+        The player who looks.
+
+    Returns
+    -------
+    str
+        Lines of text: the turn and phase, then every territory and what the player may see of the others.
 
     Raises
     ------
