@@ -72,7 +72,6 @@ from riskmath.envs.codec import BattleChance, CountChoice
 from riskmath.errors import CardError, InvalidArgumentError
 from riskmath.game import Game, GameState
 from riskmath.game.cards import WILD, SetValues
-from riskmath.game.chance import is_chance
 from riskmath.game.missions import mission_text, missions_for
 from riskmath.game.phase import GAME_OVER, OCCUPY, Phase
 from riskmath.game.position import Capture, PendingBattle
@@ -666,21 +665,13 @@ class Observer:
             keys[_SMALL] = small
             changed.append(block)
         phase = pos.phase
-        if phase is GAME_OVER:  # the mover's entry: relative to the player, then chance, then the end
-            mover = players + 1
-        elif is_chance(game, pos):
-            mover = players
-        else:
-            mover = (pos.player - player) % players
-        ones = (offsets[6] + _PHASE_NUMBER[id(phase)], offsets[7] + mover)
-        if ones != keys[_ONES]:  # the phase and the mover, one-hot (two entries: written here, not listed)
-            before_ones, keys[_ONES] = keys[_ONES + 1], _UNSET
-            for k in before_ones:
-                at[k] = 0.0
-            at[ones[0]] = at[ones[1]] = 1.0
-            keys[_ONES], keys[_ONES + 1] = ones, ones
-            changed += before_ones
-            changed += ones
+        mover = state.current_player
+        ones = (
+            offsets[6] + _PHASE_NUMBER[id(phase)],
+            offsets[7] + ((mover - player) % players if mover >= 0 else players + (phase is GAME_OVER)),
+        )
+        if ones != keys[_ONES]:  # the phase and the mover, one-hot
+            self._write_entries(player, _ONES, ones, [(ones[0], 1.0), (ones[1], 1.0)])
         turn = (pos.turn, pos.pool, pos.captured, pos.trade_down)
         if turn != keys[_TURN]:
             keys[_TURN] = _UNSET
