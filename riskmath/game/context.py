@@ -180,7 +180,8 @@ class GameContext:
         the board's name, and the options that are not the defaults."""
         rules = self.rules
         base = Rules.preset(rules.edition) if rules.edition in Rules.presets() else Rules()
-        changed = {name: value for name, value in rules.options().items() if value != base.options()[name]}
+        defaults = base.options()
+        changed = {name: value for name, value in rules.options().items() if value != defaults[name]}
         shown_rules = repr(base.edition)
         if changed:
             shown_rules = (

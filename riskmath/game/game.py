@@ -53,9 +53,9 @@ from riskmath.game._board_data import NEUTRAL_NAMES
 from riskmath.game.board import Board
 from riskmath.game.cards import WILD
 from riskmath.game.chance import MASK, chance_outcomes, check_outcome, is_chance, sample_outcome
-from riskmath.game.checked import to_action, to_engine
+from riskmath.game.checked import to_engine
 from riskmath.game.context import GameContext
-from riskmath.game.legality import LegalActions, check_action, is_legal
+from riskmath.game.legality import LegalActions, canonical_action, check_action, is_legal
 from riskmath.game.missions import CONTINENT_MISSIONS, completed, missions_for
 from riskmath.game.phase import CHANCE, TERMINAL, Phase
 from riskmath.game.position import PendingBattle, Position, income
@@ -595,10 +595,7 @@ class GameState:
         >>> state.canonical(rm.PlaceArmies(0)), state.canonical(rm.PlaceArmies("alaska"))
         (PlaceArmies(territory='Alaska', armies=1), PlaceArmies(territory='Alaska', armies=1))
         """
-        game, pos = self.game, self.position
-        if pos.phase is Phase.GAME_OVER or is_chance(game, pos):
-            raise IllegalActionError(f"no action is legal in {self!r}: it is not a decision node")
-        return to_action(game, check_action(game, pos, action))
+        return canonical_action(self.game, self.position, action)
 
     def apply(self, action: Any, *, check: bool = True) -> GameState:
         """The state after ``action`` (or, at a chance node, after the outcome).

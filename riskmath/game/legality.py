@@ -175,9 +175,10 @@ class LegalActions(Sequence[Any]):
 
     def _listed(self, value: Any) -> Any:
         """``value`` as the listing writes it, or None if it is not legal."""
-        if not is_legal(self._game, self._pos, value):
+        try:
+            return canonical_action(self._game, self._pos, value)
+        except IllegalActionError:
             return None
-        return to_action(self._game, check_action(self._game, self._pos, value))
 
     def __repr__(self) -> str:
         return f"<LegalActions: {len(self)} in {self._pos.phase.name}>"
@@ -241,6 +242,20 @@ def is_legal(game: GameContext, pos: Position, action: object) -> bool:
     except IllegalActionError:
         return False
     return True
+
+
+def canonical_action(game: GameContext, pos: Position, action: Any) -> Any:
+    """``action`` as :class:`LegalActions` lists it (territories by their board names, a trade's cards in the
+    listed order; a blitz keeps its ``stop_at``).
+
+    Raises
+    ------
+    IllegalActionError
+        If ``action`` may not be taken in ``pos`` (at a chance or terminal node none may), naming the reason.
+    """
+    if pos.phase is GAME_OVER or is_chance(game, pos):
+        raise IllegalActionError(f"no action is legal in {pos.phase.name} here: it is not a decision node")
+    return to_action(game, check_action(game, pos, action))
 
 
 def check_action(game: GameContext, pos: Position, action: Any) -> Checked:
