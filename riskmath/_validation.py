@@ -458,6 +458,11 @@ def capped(*sizes: int) -> tuple[int, ...]:
 NOTE_SECONDS = 2.0
 
 
+#: How a refusal of :func:`check_cost` says to raise each limit (the command line says it in its options).
+RAISE_MEMORY = "raise it with riskmath.set_limits(max_memory=...)"
+RAISE_SECONDS = "raise it with riskmath.set_limits(max_seconds=...)"
+
+
 def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float = 0.0, hint: str = "") -> None:
     """Raise :class:`ResourceLimitError` if ``memory`` bytes or ``seconds`` exceed the limits.
 
@@ -469,12 +474,12 @@ def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float =
     if memory > LIMITS.memory():
         raise ResourceLimitError(
             f"{what()} needs about {format_bytes(memory)}, more than the memory limit of "
-            f"{format_bytes(LIMITS.memory())}; {hint}raise it with riskmath.set_limits(max_memory=...)"
+            f"{format_bytes(LIMITS.memory())}; {hint}{RAISE_MEMORY}"
         )
     if seconds > LIMITS.max_seconds:
         raise ResourceLimitError(
             f"{what()} would take about {format_seconds(seconds)}, more than the time limit of "
-            f"{format_seconds(LIMITS.max_seconds)}; {hint}raise it with riskmath.set_limits(max_seconds=...)"
+            f"{format_seconds(LIMITS.max_seconds)}; {hint}{RAISE_SECONDS}"
         )
     if seconds > NOTE_SECONDS:
         logging.getLogger("riskmath").info("%s will take about %s (a rough estimate)", what(), format_seconds(seconds))

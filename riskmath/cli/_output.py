@@ -40,6 +40,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal, NoReturn
 
+from riskmath._validation import RAISE_MEMORY, RAISE_SECONDS
 from riskmath.cli._parser import UsageError
 from riskmath.errors import InvalidArgumentError, ResourceLimitError, RiskmathError
 
@@ -442,8 +443,8 @@ def any_digits() -> Iterator[None]:
 
 #: What a refusal for the limits suggests in Python, and the same in the command's options.
 _OPTIONS = (
-    ("raise it with riskmath.set_limits(max_memory=...)", "raise it with --max-memory (e.g. --max-memory 8GiB)"),
-    ("raise it with riskmath.set_limits(max_seconds=...)", "raise it with --max-seconds (e.g. --max-seconds 600)"),
+    (RAISE_MEMORY, "raise it with --max-memory (e.g. --max-memory 8GiB)"),
+    (RAISE_SECONDS, "raise it with --max-seconds (e.g. --max-seconds 600)"),
     ("use exact=False; ", "leave out --exact; "),
 )
 
