@@ -273,3 +273,40 @@ def test_battles_computed_by_several_threads_at_once_are_whole_and_right():
 
         in_threads(ask, [()] * 6)
     assert failures == []
+
+
+@st.composite
+def graphs(draw: st.DrawFn) -> tuple[tuple[int, ...], ...]:
+    """Random symmetric graphs of 2-40 nodes, each node's neighbors in a drawn order."""
+    n = draw(st.integers(2, 40))
+    edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
+    rows: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        if a != b and b not in rows[a]:
+            rows[a].append(b)
+            rows[b].append(a)
+    return tuple(tuple(draw(st.permutations(row))) for row in rows)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.just(rm.Game(3).neighbors), graphs()), st.data())
+def test_the_bit_mask_search_finds_what_the_counting_search_finds(nbrs, data):
+    # Two implementations of one search (Warnsdorff's order, the ids breaking ties, the same budget): the
+    # counting one, kept for neighbors listed twice, is the reference for the bit masks the agents use.
+    # The targets are grown as a connected region (as a continent's enemy territories are), where the order
+    # of the search decides which longest paths are found.
+    targets = {data.draw(st.integers(0, len(nbrs) - 1))}
+    for _ in range(data.draw(st.integers(0, 15))):
+        rim = sorted({v for u in targets for v in nbrs[u]} - targets)
+        if not rim:
+            break
+        targets.add(data.draw(st.sampled_from(rim)))
+    starts = data.draw(st.lists(st.sampled_from(sorted(targets)), min_size=1, max_size=len(targets), unique=True))
+    assert _routes._search(nbrs, targets, starts) == _routes._search_counting(nbrs, targets, starts)
+
+
+def test_a_neighbor_listed_twice_counts_twice_in_the_search():
+    # 0 - 1 - 2, with 2 listing 1 twice: from 1, neighbor 0 has one free neighbor (1 is on the path) and
+    # 2 has none either way, so both searches agree; the counting search is the one taken.
+    nbrs = ((1,), (0, 2), (1, 1))
+    assert _routes._search(nbrs, {0, 1, 2}, [0]) == _routes._search_counting(nbrs, {0, 1, 2}, [0]) == [(0, 1, 2)]

@@ -39,23 +39,90 @@ def _remembered(
     return tuple(_search(nbrs, targets, starts))
 
 
+#: Boards whose adjacency bit masks :func:`_search` has made (by id, with the board kept to check it; all
+#: forgotten when full): a board is a few dozen ints.
+_MASKS: dict[int, tuple[Sequence[Sequence[int]], list[int], frozenset[int]]] = {}
+_MASKS_KEPT = 64
+
+
+def _masks(nbrs: Sequence[Sequence[int]]) -> tuple[list[int], frozenset[int]]:
+    """Each territory's neighbors as a bit mask, and the territories that list a neighbor twice."""
+    found = _MASKS.get(id(nbrs))
+    if found is not None and found[0] is nbrs:
+        return found[1], found[2]
+    adjacent = [0] * len(nbrs)
+    twice = []
+    for u, row in enumerate(nbrs):
+        for v in row:
+            adjacent[u] |= 1 << v
+        if len(set(row)) != len(row):
+            twice.append(u)
+    if isinstance(nbrs, tuple):  # (a list may change before the next search: made afresh every time)
+        if len(_MASKS) >= _MASKS_KEPT:
+            _MASKS.clear()
+        _MASKS[id(nbrs)] = (nbrs, adjacent, frozenset(twice))
+    return adjacent, frozenset(twice)
+
+
 def _search(nbrs: Sequence[Sequence[int]], targets: Set[int], starts: Sequence[int]) -> list[tuple[int, ...]]:
-    """:func:`longest_paths`, computed."""
+    """:func:`longest_paths`, computed.
+
+    The targets not on the path being extended are a bit mask (``free``),
+    so a neighbor's count of free neighbors is one ``&`` and a bit count:
+    about a quarter faster than sets on the odds agent's searches, with the
+    same answers (the same order of neighbors, the ids breaking ties).
+    """
+    adjacent, twice = _masks(nbrs)
+    if twice and not twice.isdisjoint(targets):
+        return _search_counting(nbrs, targets, starts)
     best: list[tuple[int, ...]] = []
     best_len = 0
     budget = SEARCH_LIMIT
+    total = len(targets)
+    free = 0
 
+    def extend(path: list[int], t: int) -> bool:
+        nonlocal best_len, budget, free
+        budget -= 1
+        n = len(path)
+        if n > best_len:
+            best_len, best[:] = n, [tuple(path)]
+        elif n == best_len and len(best) < ROUTES_TRIED:
+            best.append(tuple(path))
+        if best_len == total and len(best) >= ROUTES_TRIED:
+            return True
+        f = free  # Warnsdorff's rule: the neighbors with the fewest free neighbors first
+        for _, u in sorted([((adjacent[u] & f).bit_count(), u) for u in nbrs[t] if f >> u & 1]):
+            if budget <= 0:
+                return True
+            free ^= 1 << u
+            path.append(u)
+            done = extend(path, u)
+            path.pop()
+            free ^= 1 << u
+            if done:
+                return True
+        return False
+
+    everything = 0
+    for u in targets:
+        everything |= 1 << u
+    for start in starts:
+        free = everything & ~(1 << start)
+        if extend([start], start) or budget <= 0:
+            break
+    return best
+
+
+def _search_counting(nbrs: Sequence[Sequence[int]], targets: Set[int], starts: Sequence[int]) -> list[tuple[int, ...]]:
+    """:func:`_search` where a target lists a neighbor twice: each listing counts (a bit mask would count one)."""
+    best: list[tuple[int, ...]] = []
+    best_len = 0
+    budget = SEARCH_LIMIT
     free: set[int] = set()  # the targets not on the path being extended
-    # Each target's neighbors among the targets, as a set (a count of free neighbors is then one C call);
-    # a neighbor listed twice would count twice, so such a graph keeps the plain count.
-    near = {u: frozenset(v for v in nbrs[u] if v in targets) for u in targets}
-    plain = any(len(set(nbrs[u])) != len(nbrs[u]) for u in targets)
 
     def onward(t: int) -> list[int]:
-        if plain:
-            ranked = sorted([(sum(v in free for v in nbrs[u]), u) for u in nbrs[t] if u in free])
-        else:  # (the same order as sorting the neighbors by that key: the ids break ties)
-            ranked = sorted([(len(near[u] & free), u) for u in nbrs[t] if u in free])
+        ranked = sorted([(sum(v in free for v in nbrs[u]), u) for u in nbrs[t] if u in free])
         return [u for _, u in ranked]
 
     def extend(path: list[int]) -> bool:
