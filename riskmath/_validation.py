@@ -50,6 +50,7 @@ __all__ = [
     "is_sequence",
     "set_limits",
     "shown",
+    "unique_keys",
     "warn_deprecated",
 ]
 
@@ -483,3 +484,19 @@ def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float =
         )
     if seconds > NOTE_SECONDS:
         logging.getLogger("riskmath").info("%s will take about %s (a rough estimate)", what(), format_seconds(seconds))
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' ``object_pairs_hook``: the object as a dict, ValueError for a key given twice.
+
+    (JSON itself keeps the last value silently, so a hand-edited file with a key pasted twice loaded the
+    value its editor may not have meant.)
+    """
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key!r} is given twice in one object (keys must be unique)")
+            seen.add(key)
+    return data

@@ -87,6 +87,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from riskmath._validation import unique_keys
 from riskmath.errors import BoardError
 from riskmath.game._board_data import RESERVED_NAMES, Position, component, fail, name_key, parse_board, suggestion
 
@@ -317,16 +318,21 @@ class Board:
             path = Path(source)
             try:
                 size = path.stat().st_size
-                text = "" if size > MAX_BOARD_JSON else path.read_text(encoding="utf-8")
+                text = ""
+                if size <= MAX_BOARD_JSON:
+                    with path.open(encoding="utf-8") as file:  # (a device or a pipe has no size: a bounded read)
+                        text = file.read(MAX_BOARD_JSON + 1)
             except (OSError, ValueError) as error:  # missing, a directory, no permission, not UTF-8, a NUL ...
                 raise BoardError(f"cannot read board file {where}: {error}") from None
             if size > MAX_BOARD_JSON:
                 fail(f"board file {where} has {size} bytes, over the limit of {MAX_BOARD_JSON}")
+            if len(text) > MAX_BOARD_JSON:
+                fail(f"board file {where} goes on past {MAX_BOARD_JSON} characters, the limit")
         depth = _nesting(text)
         if depth > MAX_BOARD_DEPTH:
             fail(f"board JSON in {where} is nested {depth} levels deep, over the limit of {MAX_BOARD_DEPTH}")
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=unique_keys)
         except (ValueError, RecursionError) as error:  # JSONDecodeError, or an integer of too many digits
             raise BoardError(f"invalid board JSON in {where}: {error}") from None
         try:

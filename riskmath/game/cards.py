@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from riskmath._validation import check_choice, check_int
+from riskmath._validation import check_choice, check_cost, check_int
 from riskmath.errors import CardError, InvalidArgumentError
 
 __all__ = [
@@ -25,6 +25,10 @@ __all__ = [
     "SetValues", "Symbol", "bonus_candidates", "classic_deck", "deck_counts", "find_sets", "full_deck", "has_set",
     "is_set", "set_types", "territory_bonus", "trade_down_needed", "trades_required",
 ]  # fmt: skip
+
+
+#: What one value of :meth:`SetValues.values` costs: bytes (a list entry and an int object), seconds (measured: 1 us).
+_VALUE_BYTES, _VALUE_SECONDS = 40, 2e-6
 
 
 def _int(name: str, value: object, minimum: int = 0, maximum: int | None = None) -> int:
@@ -465,6 +469,12 @@ class SetValues:
         count = _int("k", k)
         if self.kind != "progressive":
             raise CardError(f"the fixed table {self.name!r} has no sequence of values; use value(n, cards)")
+        # (a list of ``count`` ints: a pointer and an int object each, about a microsecond each to compute)
+        check_cost(
+            lambda: f"values(k={count}) of the set values {self.name!r}",
+            memory=_VALUE_BYTES * count,
+            seconds=_VALUE_SECONDS * count,
+        )
         return [self.value(n) for n in range(1, count + 1)]
 
 

@@ -232,6 +232,13 @@ class Rules:
                     f"Rules.starting_armies has a bad entry {players} players -> {armies} armies "
                     f"(players 2..6, armies 1..{MAX_STARTING_ARMIES})"
                 )
+        counts = [players for players, _ in self.starting_armies]
+        twice = sorted({players for players in counts if counts.count(players) > 1})
+        if twice:  # (one of the entries silently won: the larger, the table being sorted)
+            given = [pair for pair in self.starting_armies if pair[0] in twice]
+            raise RulesError(f"Rules.starting_armies gives {twice[0]} players more than one entry: {given}")
+        if not isinstance(self.edition, str):
+            raise RulesError(f"Rules.edition must be a string (a label), got {shown(self.edition)}")
         minimums = (("min_reinforcement", 0), ("territory_divisor", 1), ("wild_cards", 0), ("elimination_trade_to", 2))
         for name, low in minimums:
             self._check_int(name, low, MAX_ARMIES if name == "min_reinforcement" else MAX_OPTION)
@@ -302,7 +309,18 @@ class Rules:
         return at is not None and cards >= at
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some options changed (validated again)."""
+        """A copy with some options changed (validated again).
+
+        Raises
+        ------
+        RulesError
+            For an option :class:`Rules` does not have (naming it, as :meth:`from_dict` does), or a value an
+            option does not take.
+        """
+        known = {f.name for f in fields(self)}
+        unknown = sorted(name for name in changes if name not in known)
+        if unknown:
+            raise RulesError(f"unknown rules options {unknown}; the options are {', '.join(sorted(known))}")
         return replace(self, **changes)
 
     @classmethod

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from riskmath._validation import unique_keys
 from riskmath.errors import StateError
 from riskmath.game.context import GameContext
 from riskmath.game.invariants import consistency
@@ -78,7 +79,7 @@ def parse(text: str, max_chars: int = MAX_TEXT) -> dict[str, Any]:
             "(pass max_chars= to read a larger one)"
         )
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=unique_keys)
     except RecursionError:
         raise StateError("not JSON: nested too deeply") from None
     except (TypeError, ValueError) as error:

@@ -515,7 +515,8 @@ def simulate(
         of its own: the message names the games lost (those in play), and
         ``results`` holds the games that finished.  (Any other exception
         from a worker is raised as it would be in one process, with
-        ``results`` too.)
+        ``results`` too; so is any exception but ``KeyboardInterrupt``,
+        a ``SystemExit`` from an agent or ``on_game`` included.)
     SimulationInterrupted
         On Ctrl-C (a ``KeyboardInterrupt``), and in parallel on SIGTERM or
         SIGHUP (see above; ``signum`` says which): the pool stops at once
@@ -583,7 +584,7 @@ def simulate(
     except KeyboardInterrupt as interrupt:
         signum = interrupt.signum if isinstance(interrupt, Stopped) else signal.SIGINT
         raise SimulationInterrupted(_table(rows, game.players), n, signum=signum) from interrupt
-    except Exception as error:  # an agent, a worker, on_game (a full disk, ...): the finished games ride on it
+    except BaseException as error:  # an agent, a worker, on_game (a full disk, sys.exit ...): the games ride on it
         if isinstance(error, (AgentError, WorkerError)) or not hasattr(error, "results"):
             with contextlib.suppress(AttributeError, TypeError):
                 error.results = _table(rows, game.players)  # type: ignore[attr-defined]

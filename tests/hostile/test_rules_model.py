@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import unicodedata
 
@@ -199,6 +200,13 @@ def test_oversized_input_is_refused_before_parsing(tmp_path):
         rm.Board.from_json(path)
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_a_device_without_a_size_is_read_within_the_limit():
+    # /dev/zero reports 0 bytes and never ends: read whole, it filled the memory before any check.
+    with pytest.raises(BoardError, match=rf"'/dev/zero' goes on past {MAX_BOARD_JSON} characters"):
+        rm.Board.from_json("/dev/zero")
+
+
 @pytest.mark.parametrize("n", [MAX_TERRITORIES + 1, 20_000])
 def test_too_many_territories_are_refused_before_the_adjacency_matrix(n):
     names = [f"T{i}" for i in range(n)]
@@ -291,3 +299,48 @@ def test_the_shipped_boards_and_their_aliases_still_work():
         assert board.index("  eastern   CANADA ") == board.index("Quebec")
         assert board.index("Venezuala") == board.index("Venezuela")
         assert board.index("Scandanavia") == board.index("Scandinavia")
+
+
+# -- found by the hostile review of 2026-12-03 -------------------------------------------------------------------------
+def test_a_long_sequence_of_set_values_is_refused_before_it_is_built():
+    # values(10**9) built a list of a billion ints (9 GB after ten minutes) before anything failed.
+    with pytest.raises(rm.ResourceLimitError, match=r"values\(k=1000000000\) of the set values 'progressive_1993'"):
+        rm.SetValues.preset("progressive_1993").values(10**9)
+    assert rm.SetValues.preset("progressive_1993").values(7) == [4, 6, 8, 10, 12, 15, 20]  # [1993 US rulebook]
+
+
+def test_a_player_count_given_twice_in_starting_armies_is_refused():
+    # The table was sorted into a dict: (3, 35) won over the user's (3, 20), in Rules and in a saved state.
+    message = r"starting_armies gives 3 players more than one entry: \[\(3, 20\), \(3, 35\)\]"
+    with pytest.raises(rm.RulesError, match=message):
+        rm.Rules(starting_armies=(*rm.Rules().starting_armies, (3, 20)))
+    data = rm.Rules().to_dict()
+    data["starting_armies"] = [[3, 20], *data["starting_armies"]]
+    with pytest.raises(rm.RulesError, match="more than one entry"):
+        rm.Rules.from_dict(data)
+
+
+def test_replace_names_an_unknown_option():
+    with pytest.raises(rm.RulesError, match=r"unknown rules options \['foo'\]; the options are board, "):
+        rm.Rules().replace(foo=1)
+    assert rm.Rules().replace(wild_cards=0).wild_cards == 0
+
+
+@pytest.mark.parametrize("edition", [None, 5, [1], {}])
+def test_the_edition_label_is_a_string(edition):
+    # A list made the Rules unhashable (and so every Game made from it); None or 5 showed up in reprs.
+    with pytest.raises(rm.RulesError, match=r"Rules.edition must be a string"):
+        rm.Rules(edition=edition)
+    with pytest.raises(rm.RulesError, match=r"Rules.edition must be a string"):
+        rm.Rules.from_dict({**rm.Rules().to_dict(), "edition": edition})
+
+
+def test_a_key_given_twice_in_board_or_state_json_is_refused():
+    # JSON keeps the last of two values silently: a pasted line changed a continent's bonus unseen.
+    text = rm.Board.classic().to_json().replace('"bonus": 5,', '"bonus": 5, "bonus": 50,', 1)
+    with pytest.raises(BoardError, match="the key 'bonus' is given twice"):
+        rm.Board.from_json(text)
+    state = rm.Game(2).new_initial_state(seed=1)
+    with pytest.raises(rm.StateError, match="the key 'format' is given twice"):
+        rm.GameState.from_json('{"format": "x", ' + state.to_json()[1:])
+    assert rm.GameState.from_json(state.to_json()) == state

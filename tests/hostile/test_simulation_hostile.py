@@ -475,6 +475,37 @@ def test_a_failing_on_game_stops_the_run_and_keeps_what_finished(n_jobs):
         assert len(kept) >= 5  # only the rows before it
 
 
+@pytest.mark.parametrize("where", ["on_game", "agent"])
+def test_a_system_exit_keeps_the_finished_games(where):
+    # Only Exception was caught: SystemExit (or any BaseException but KeyboardInterrupt) left with no results.
+    seen: list[dict] = []
+
+    def exits_at_the_fourth(row):
+        if len(seen) == 3:
+            sys.exit(7)
+        seen.append(row)
+
+    if where == "on_game":
+        with pytest.raises(SystemExit) as info:
+            rm.simulate(GAME, AGENTS, 10, on_game=exits_at_the_fourth)
+        assert info.value.code == 7
+        assert len(info.value.results) == 4  # type: ignore[attr-defined]
+        return
+
+    class Exits:
+        name = "exits"
+
+        def act(self, state, rng):
+            if len(seen) == 3:
+                sys.exit(7)
+            return rng.choice(state.legal_actions())
+
+    with pytest.raises(SystemExit) as info:
+        rm.simulate(GAME, [Exits(), *AGENTS[1:]], 10, on_game=seen.append)
+    assert info.value.code == 7
+    assert list(info.value.results["seed"]) == [row["seed"] for row in seen]  # type: ignore[attr-defined]
+
+
 def test_on_game_must_be_callable():
     with pytest.raises(rm.InvalidArgumentError, match="on_game must be a callable"):
         rm.simulate(GAME, AGENTS, 2, on_game="out.csv")
