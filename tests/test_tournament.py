@@ -246,3 +246,22 @@ def test_every_line_up_and_rotation_plays_on_its_own_seeds(monkeypatch):
     tournament(rm.Game(2, max_turns=20), lineups, 2, seed=1)
     assert seeds == np.random.SeedSequence(1).generate_state(4, dtype=np.uint32).tolist()
     assert seeds == [1835504127, 1731038949, 1320224556, 2330041505]
+
+
+def test_two_different_agents_of_one_name_are_refused():
+    # The table has one row per name: AggressiveAgent(ratio=1.0) and (ratio=5.0) were silently added up as one.
+    game = rm.Game(2, max_turns=40)
+    with pytest.raises(InvalidArgumentError, match=r"two different agents named 'aggressive' \(AggressiveAgent"):
+        tournament(game, [[AggressiveAgent(ratio=1.0), AggressiveAgent(ratio=5.0)]], 2)
+    with pytest.raises(InvalidArgumentError, match=r"two different agents named 'random'"):
+
+        class Impostor(AggressiveAgent):
+            name = "random"
+
+        tournament(game, [[RandomAgent(), Impostor()]], 2)
+    alike = tournament(game, [[AggressiveAgent(), AggressiveAgent()]], 2)
+    assert alike["agent"].tolist() == ["aggressive"] and alike["seats"].tolist() == [2]
+    renamed = AggressiveAgent(ratio=5.0)
+    renamed.name = "aggressive5"
+    apart = tournament(game, [[AggressiveAgent(ratio=1.0), renamed]], 2)
+    assert apart["agent"].tolist() == ["aggressive", "aggressive5"]

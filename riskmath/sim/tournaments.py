@@ -89,7 +89,10 @@ def tournament(
     lineups : sequence of sequences of Agent or str
         One agent per seat (or an agent's name, as for
         :func:`riskmath.agents.make_agent`).  Agents are told apart by their
-        ``name``.
+        ``name``: two agents of one line-up with the same name must have the
+        same repr where their classes write one (the built-in agents' show
+        their options), else be of one class; otherwise the line-up is
+        refused (the table would count them as one).
     n_games : int
         Games per line-up, at least one per rotation (a multiple of the
         number of players splits evenly; the first rotations get the rest).
@@ -261,7 +264,25 @@ def _lineup(lineup: object, k: int, players: int) -> list[Any]:
                 f"lineups[{k}][{seat}] must be an agent (a name and an act method) or an agent's name, "
                 f"got {shown(agent)}"
             )
+    first: dict[str, Any] = {}
+    for seat, agent in enumerate(seats):  # the table has one row per name: the agents of one name must be alike
+        other = first.setdefault(agent.name, agent)
+        if other is not agent and not _alike(other, agent):
+            raise InvalidArgumentError(
+                f"lineups[{k}] has two different agents named {agent.name!r} ({shown(other)} and {shown(agent)}, "
+                f"seat {seat}), which the table would count as one: give one of them another name "
+                "(set its name attribute)"
+            )
     return seats
+
+
+def _alike(one: Any, two: Any) -> bool:
+    """Whether two agents of one name play alike as far as can be told: the same repr where both classes write
+    one (a repr of the options, as the built-in agents do; a subclass that only counts decisions keeps it),
+    else the same class."""
+    if type(one).__repr__ is not object.__repr__ and type(two).__repr__ is not object.__repr__:
+        return repr(one) == repr(two)
+    return type(one) is type(two)  # (an address: nothing to compare but the class)
 
 
 def _first_player(game: Game, seed: int) -> int:
