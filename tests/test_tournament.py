@@ -253,14 +253,15 @@ def test_two_different_agents_of_one_name_are_refused():
     game = rm.Game(2, max_turns=40)
     with pytest.raises(InvalidArgumentError, match=r"two different agents named 'aggressive' \(AggressiveAgent"):
         tournament(game, [[AggressiveAgent(ratio=1.0), AggressiveAgent(ratio=5.0)]], 2)
+
+    class Impostor(AggressiveAgent):
+        name = "random"
+
     with pytest.raises(InvalidArgumentError, match=r"two different agents named 'random'"):
-
-        class Impostor(AggressiveAgent):
-            name = "random"
-
         tournament(game, [[RandomAgent(), Impostor()]], 2)
     alike = tournament(game, [[AggressiveAgent(), AggressiveAgent()]], 2)
-    assert alike["agent"].tolist() == ["aggressive"] and alike["seats"].tolist() == [2]
+    assert alike["agent"].tolist() == ["aggressive"]
+    assert alike["seats"].tolist() == [2]
     renamed = AggressiveAgent(ratio=5.0)
     renamed.name = "aggressive5"
     apart = tournament(game, [[AggressiveAgent(ratio=1.0), renamed]], 2)
