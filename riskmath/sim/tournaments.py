@@ -280,9 +280,14 @@ def _alike(one: Any, two: Any) -> bool:
     """Whether two agents of one name play alike as far as can be told: the same repr where both classes write
     one (a repr of the options, as the built-in agents do; a subclass that only counts decisions keeps it),
     else the same class."""
-    if type(one).__repr__ is not object.__repr__ and type(two).__repr__ is not object.__repr__:
+    if _writes_repr(one) and _writes_repr(two):
         return repr(one) == repr(two)
     return type(one) is type(two)  # (an address: nothing to compare but the class)
+
+
+def _writes_repr(agent: object) -> bool:
+    """Whether the agent's class (or a base but ``object``) writes its own repr."""
+    return any("__repr__" in vars(cls) for cls in type(agent).__mro__[:-1])
 
 
 def _first_player(game: Game, seed: int) -> int:
