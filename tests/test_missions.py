@@ -317,3 +317,30 @@ def test_capital_choices_round_the_table_decide_the_right_winner():
     assert attack_kamchatka({"Japan": 0, "Siam": 0, "Peru": 3}).winner is None
     # Holding Peru and Japan, taking Kamchatka wins.
     assert attack_kamchatka({"Japan": 0}).winner == 0
+
+
+# -- found by a mutation test (2026-12-03): rules no test held ------------------------------------------------------
+def test_the_european_fallback_needs_the_target_gone_first():
+    # [C7] European text: "if that player is eliminated by someone else, occupy 24 territories".  While the target
+    # is alive, 24 territories or more do not complete a destroy mission (a mutant read any living target as gone).
+    game = mission_game(3, mission_target_killed_by_other="fallback_occupy_24")
+    owner = {t: 0 for t in NAMES[:26]}
+    state = build(
+        game, owner=owner, default_owner=lambda t: 1 + t % 2, missions=["destroy_1", "asia+africa", "occupy_24"]
+    )
+    assert state.alive(1)
+    assert not state.mission_complete(0)
+    assert not state.is_terminal()
+
+
+def test_a_third_continent_must_be_another_one():
+    # European deck [C7]: "Conquer Europe and Australia and a third continent of your choice": holding only the
+    # two named is not enough (a mutant counted one of them as the third); a third one completes it.
+    game = mission_game(3, missions="euro_14")
+    named = set(CONTINENTS["Europe"]) | set(CONTINENTS["Australia"])
+    missions = ["europe+australia+1", "asia+africa", "occupy_24"]
+    state = build(game, owner={t: 0 for t in named}, default_owner=lambda t: 1 + t % 2, missions=missions)
+    assert not state.mission_complete(0)
+    third = named | set(CONTINENTS["South America"])
+    state = build(game, owner={t: 0 for t in third}, default_owner=lambda t: 1 + t % 2, missions=missions)
+    assert state.mission_complete(0)

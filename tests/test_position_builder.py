@@ -813,3 +813,31 @@ def test_played_states_read_back_through_the_accessors_build_the_same_decisions(
                 checked += 1
             state = state.apply(agent.act(state, rng))
     assert checked > 50
+
+
+def test_a_trade_down_hand_holds_at_most_eleven_cards():
+    # 1993 rules [R1]: a player who takes a victim's cards and holds 6 or more trades down to 4 or fewer; at most
+    # 5 + 6 = 11 cards can be in hand then.  A mutant allowing 12 passed every test but a doctest.
+    from riskmath.game.position import most_cards
+
+    game = rm.Game(3)
+    assert (most_cards(game), most_cards(game, trading_down=True)) == (6, 11)
+    owners = {t: (0 if i < 30 else 1) for i, t in enumerate(NAMES)}
+    armies = dict.fromkeys(NAMES, 3) | {NAMES[1]: 0}  # Northwest Territory just taken from Alaska
+
+    def at_occupation(hand: list[str]) -> rm.GameState:
+        return game.position(
+            owners,
+            armies,
+            current_player=0,
+            phase="occupy",
+            captured=True,
+            occupy=("Alaska", NAMES[1]),
+            trade_down=True,
+            killed_by={2: 0},
+            cards={0: hand},
+        )
+
+    assert len(at_occupation(list(NAMES[10:21])).position.hands[0]) == 11
+    with pytest.raises(rm.InvalidArgumentError, match=r"cards\[0\] holds 12 cards, more than the rules allow \(11"):
+        at_occupation(list(NAMES[10:22]))

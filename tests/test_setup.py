@@ -391,3 +391,14 @@ def test_territories_dealt_gives_the_neutrals_no_more_armies_either(two_player):
         assert held, owner
         assert all(state.armies(t) == 1 for t in held), (owner, two_player)
     assert state.problems() == []
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_random_set_up_keeps_the_set_up_cap(seed):
+    # The cap of [R5b] held in the placed set-up only: the random set-up (a chance node) ignored it unseen (a
+    # mutation test), and the invariants cannot tell, as after the set-up only the play cap holds.
+    game = rm.Game(3, rm.Rules(setup="random", setup_cap_per_territory=4))
+    state = game.new_initial_state(seed=seed, auto_chance=True)
+    assert max(state.armies(t) for t in game.board.territories) <= 4
+    assert totals(state) == [35, 35, 35]
+    assert state.problems() == []

@@ -426,6 +426,11 @@ def with_item(name: str, index: int, value: object) -> dict:
         (corrupt(hands=5), "hands has a bad value 5"),
         (corrupt(hands=[[], []]), "hands has a bad value"),
         (corrupt(pool=-1), "pool has a bad value -1"),
+        (corrupt(bonus_taken=-2), "bonus_taken has a bad value -2"),
+        (corrupt(bonus_taken=1.5), "bonus_taken has a bad value 1.5"),
+        (corrupt(bonus_taken=True), "bonus_taken has a bad value True"),
+        (corrupt(bonus_taken="x"), "bonus_taken has a bad value 'x'"),
+        (corrupt(bonus_taken=2**70), "bonus_taken has a bad value 1180591620717411303424"),
         (corrupt(rng="seed"), "rng has a bad value 'seed'"),
         (corrupt(alive=[True, True]), "alive has a bad value"),
         (corrupt(winner=7), "winner has a bad value 7"),
@@ -614,3 +619,15 @@ def test_an_action_by_id_or_in_another_case_is_found_as_the_listed_one():
     assert checked > 50
     with pytest.raises(rm.IllegalActionError):
         state.canonical(rm.EndPhase())
+
+
+def test_a_subclass_of_an_action_is_that_action():
+    # checked.kind_of promises that a subclass counts as its action class (a mutant that looked the exact class
+    # up refused it, and no test noticed): legal, applied, and read back alike.
+    class MyPlace(rm.PlaceArmies):
+        pass
+
+    state = rm.Game(3).new_initial_state(seed=1, auto_chance=True)
+    assert MyPlace("Alaska") in state.legal_actions()
+    assert state.is_legal(MyPlace("Alaska"))
+    assert state.apply(MyPlace("Alaska")) == state.apply(rm.PlaceArmies("Alaska"))
