@@ -462,6 +462,8 @@ NOTE_SECONDS = 2.0
 #: How a refusal of :func:`check_cost` says to raise each limit (the command line says it in its options).
 RAISE_MEMORY = "raise it with riskmath.set_limits(max_memory=...)"
 RAISE_SECONDS = "raise it with riskmath.set_limits(max_seconds=...)"
+#: The ``hint`` of a refusal of an exact (Fraction) computation: the float one is far cheaper.
+USE_FLOATS = "use exact=False; "
 
 
 def check_cost(what: Callable[[], str], *, memory: float = 0.0, seconds: float = 0.0, hint: str = "") -> None:

@@ -40,7 +40,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal, NoReturn
 
-from riskmath._validation import RAISE_MEMORY, RAISE_SECONDS
+from riskmath._validation import RAISE_MEMORY, RAISE_SECONDS, USE_FLOATS
 from riskmath.cli._parser import UsageError
 from riskmath.errors import InvalidArgumentError, ResourceLimitError, RiskmathError
 
@@ -445,7 +445,7 @@ def any_digits() -> Iterator[None]:
 _OPTIONS = (
     (RAISE_MEMORY, "raise it with --max-memory (e.g. --max-memory 8GiB)"),
     (RAISE_SECONDS, "raise it with --max-seconds (e.g. --max-seconds 600)"),
-    ("use exact=False; ", "leave out --exact; "),
+    (USE_FLOATS, "leave out --exact; "),
 )
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, cast, o
 
 import numpy as np
 
-from riskmath._validation import check_choice, check_cost, check_int, shown
+from riskmath._validation import USE_FLOATS, check_choice, check_cost, check_int, shown
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._backward import backward_exact, backward_float
 from riskmath.odds._battle_cache import CLASSIC, forget, held, lookup, remember
@@ -433,7 +433,7 @@ class Battle:
             ),
             memory=memory,
             seconds=seconds,
-            hint="use exact=False; " if exact else "use fewer armies; ",
+            hint=USE_FLOATS if exact else "use fewer armies; ",
         )
         self._memory, self._seconds = memory, seconds
 
@@ -785,7 +785,7 @@ def battle_statistics(
         ),
         memory=memory,
         seconds=seconds,
-        hint="use exact=False; " if exact else "use a smaller grid; ",
+        hint=USE_FLOATS if exact else "use a smaller grid; ",
     )
     kern = kernel(combat)
 

@@ -26,7 +26,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import SIZE_CAP, capped, check_cost, check_int, is_sequence, shown, warn_deprecated
+from riskmath._validation import (
+    SIZE_CAP,
+    USE_FLOATS,
+    capped,
+    check_cost,
+    check_int,
+    is_sequence,
+    shown,
+    warn_deprecated,
+)
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._sweeps import (
     Kernel,
@@ -306,7 +315,7 @@ class Conquest:
             ),
             memory=memory,
             seconds=seconds,
-            hint="use exact=False; " if self.exact else "",
+            hint=USE_FLOATS if self.exact else "",
         )
         kern = kernel(self.rules)
         force = zero_vector(X + 1, self.exact)

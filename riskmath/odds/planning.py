@@ -22,7 +22,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import capped, check_cost, check_int, check_probability, is_sequence, shown, warn_deprecated
+from riskmath._validation import (
+    USE_FLOATS,
+    capped,
+    check_cost,
+    check_int,
+    check_probability,
+    is_sequence,
+    shown,
+    warn_deprecated,
+)
 from riskmath.errors import InvalidArgumentError
 from riskmath.odds._sweeps import kernel, unit_interval_array
 from riskmath.odds.conquests import (
@@ -226,7 +235,7 @@ class CombinedAttack:
             ),
             memory=memory,
             seconds=seconds,
-            hint="use exact=False; " if self.exact else "",
+            hint=USE_FLOATS if self.exact else "",
         )
         kern = kernel(self.rules)
         left = zero_vector(D + 1, self.exact)  # defenders left; index 0 = captured
@@ -451,7 +460,7 @@ def defence_allocations(
         ),
         memory=memory,
         seconds=seconds * count,
-        hint="use exact=False; " if exact else "",
+        hint=USE_FLOATS if exact else "",
     )
     leaves = check_steps("leave", leave, n, minimum=0)
     rows = []
@@ -549,7 +558,7 @@ def success_curve(
         lambda: f"success_curve({describe_path(path)}, max_attackers={shown(X)}{', exact=True' if exact else ''})",
         memory=memory,
         seconds=seconds,
-        hint="use exact=False; " if exact else "use a smaller max_attackers; ",
+        hint=USE_FLOATS if exact else "use a smaller max_attackers; ",
     )
     curve = unit_interval_array(success_functions(plan, X, kernel(combat), exact)[id(plan)])
     return pd.Series(

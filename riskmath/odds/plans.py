@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import capped, check_cost, check_int, is_sequence, shown, warn_deprecated
+from riskmath._validation import USE_FLOATS, capped, check_cost, check_int, is_sequence, shown, warn_deprecated
 from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._backward import backward_exact, backward_float
 from riskmath.odds._sweeps import Kernel, backward_cost, kernel
@@ -318,7 +318,7 @@ class PlanResult:
             ),
             memory=memory,
             seconds=seconds,
-            hint="use exact=False; " if self.exact else "",
+            hint=USE_FLOATS if self.exact else "",
         )
         self._kern = kernel(self.rules)
         self._success = success_functions(plan, X, self._kern, self.exact)

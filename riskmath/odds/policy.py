@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riskmath._validation import capped, check_cost, check_int, is_sequence, shown
+from riskmath._validation import USE_FLOATS, capped, check_cost, check_int, is_sequence, shown
 from riskmath.errors import InvalidArgumentError, ResourceLimitError
 from riskmath.odds._sweeps import Kernel, kernel, unit_interval
 from riskmath.odds.dice import CombatRules, resolve_rules
@@ -494,7 +494,7 @@ class Policy:
             ),
             memory=states * (900.0 if not exact else 900.0 + 4 * (A + D)),
             seconds=states * per_state * (2 if two_sided else 1),
-            hint="use exact=False; " if exact else "",
+            hint=USE_FLOATS if exact else "",
         )
         self._u = _utility(objective, self.min_left, exact)
         kern = kernel(self.rules)
