@@ -57,7 +57,7 @@ def _masks(nbrs: Sequence[Sequence[int]]) -> tuple[list[int], frozenset[int]]:
             adjacent[u] |= 1 << v
         if len(set(row)) != len(row):
             twice.append(u)
-    if isinstance(nbrs, tuple):  # (a list may change before the next search: made afresh every time)
+    if isinstance(nbrs, tuple) and all(type(row) is tuple for row in nbrs):  # (lists may change: made afresh)
         if len(_MASKS) >= _MASKS_KEPT:
             _MASKS.clear()
         _MASKS[id(nbrs)] = (nbrs, adjacent, frozenset(twice))
