@@ -251,3 +251,20 @@ def test_each_variant_beats_territory_share_on_fresh_games_of_its_lineup(lineup)
         # 0.64, mixed 0.41 and 0.43, planner 0.80 and 0.79 (us_1993 and risiko); the margin asks only for 3 % better
         # than territory share.
         assert variant < 0.97 * share, (lineup, preset, variant, share, variant / share)
+
+
+@pytest.mark.parametrize(
+    ("mission", "progress"),
+    [("occupy_18_2", [0.778, 0.583, 0.667]), ("destroy_0", [0.583, 0.583, 0.667])],
+)
+def test_mission_progress_features_read_the_card_text(mission, progress):
+    # Found by a mutation test: "18 territories with at least 2 armies each" counted 2-army territories (all of
+    # them here: 14 of 18 -> 0.778, a mutant with > gave 0); a destroy mission naming its holder is read as
+    # occupy 24 (14 of 24 -> 0.583; a mutant gave the destroy reading 0.667).  Every territory holds 2 armies.
+    game = rm.Game(3, rm.Rules.preset("us_1993_secret_mission"))
+    names = game.board.territories
+    owners = {n: i % 3 for i, n in enumerate(names)}
+    state = game.position(
+        owners, dict.fromkeys(names, 2), seed=1, missions={0: mission, 1: "occupy_24", 2: "destroy_1"}
+    )
+    assert [round(row[0], 3) for row in _rule_features.extra_features(state, [True] * 3)] == progress

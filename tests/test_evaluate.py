@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pandas as pd
 import pytest
 from game_helpers import build, tiny_game
@@ -250,3 +252,60 @@ def test_continents_are_named_in_any_case_as_the_board_takes_them():
     assert repr(plan_continent(state, 1, "africa")) == repr(plan_continent(state, 1, "Africa"))
     with pytest.raises(InvalidArgumentError, match="got 'atlantis'"):
         hold_probability(state, 0, "atlantis")
+
+
+# -- found by a mutation test (2026-12-03): what no test held -------------------------------------------------------
+def test_a_route_with_a_single_army_able_to_attack_is_fought():
+    # One army able to attack (the stack holds 2) still has a chance: a mutant that needed 2 gave 0.
+    game = rm.Game(2)
+    names = game.board.territories
+    owners = dict.fromkeys(names, 1) | {"Indonesia": 0, "New Guinea": 0, "Eastern Australia": 0, "Siam": 1}
+    state = game.position(owners, dict.fromkeys(names, 1) | {"Eastern Australia": 2}, seed=1)
+    plan = plan_continent(state, 0, "Australia", armies=0)
+    assert plan.attackers == [1]
+    assert plan.probability == rm.battle(1, 1).win_probability  # 5/12 under the classic dice
+
+
+def test_an_outlook_for_a_seat_not_on_the_move_counts_its_own_reinforcements():
+    # The pool on the board is the mover's: player 0's outlook used player 1's 8 armies (Africa 0.27 -> 0.92).
+    from riskmath.agents.odds import OddsAgent
+
+    state = rm.Game(3).new_initial_state(seed=4, auto_chance=True)
+    agent, rng = OddsAgent(), random.Random(0)
+    while state.turn < 10 or state.phase is not rm.Phase.REINFORCE:
+        state = state.apply(agent.act(state, rng))
+    assert (state.current_player, state.pool, state.reinforcements(0)) == (1, 8, 3)
+    default = continent_outlook(state, 0)["probability"]
+    assert default.tolist() == continent_outlook(state, 0, armies=3)["probability"].tolist()
+    assert default.tolist() != continent_outlook(state, 0, armies=8)["probability"].tolist()
+
+
+def test_the_strongest_attacker_is_the_first_in_neighbor_order_on_ties():
+    # Ukraine's neighbors list Ural before Afghanistan; both hold 4 (the docstring's tie rule, held by a test).
+    game = rm.Game(3)
+    names = game.board.territories
+    owners = dict.fromkeys(names, 0) | {"Ural": 1, "Afghanistan": 2}
+    state = game.position(owners, dict.fromkeys(names, 1) | {"Ural": 4, "Afghanistan": 4}, seed=1)
+    row = threats(state).loc["Ukraine"]
+    assert (row["attacker"], row["attacker_owner"], row["attackers"]) == ("Ural", 1, 3)
+
+
+def test_a_hopeless_plan_keeps_the_first_of_equal_routes():
+    # Every route has chance 0 here; "the first best" is the first candidate (a mutant with >= took the last).
+    game = rm.Game(3)
+    names = game.board.territories
+    r = random.Random(9)
+    owners = {n: r.randrange(3) for n in names}
+    armies = {n: r.choice([1, 1, 2, 2, 3, 5]) for n in names}
+    state = game.position(owners, armies, seed=1)
+    plan = plan_continent(state, 0, "Australia", armies=0)
+    assert plan.probability == 0
+    assert [[names[t] for t in route] for route in plan.routes] == [["Siam", "Indonesia", "Western Australia"]]
+    assert (plan.attackers, plan.placed) == ([1], [0])
+
+
+def test_an_exact_integer_split_gives_the_extra_armies_to_the_first_on_ties():
+    # Past 2**53 the split is made in integers, "the first on ties" (its comment): pinned at 2**53 in thirds.
+    from riskmath.evaluate._routes import shares
+
+    assert shares(2**53, [1, 1, 1]) == [3002399751580331, 3002399751580331, 3002399751580330]

@@ -156,3 +156,55 @@ def test_every_decision_of_the_fast_path_is_legal(preset, players, monkeypatch):
         rm.simulate(game, [OddsAgent()] * players, 2, seed=players)
     assert {rm.Phase.ATTACK, rm.Phase.OCCUPY, rm.Phase.REINFORCE} <= set(phases)
     assert refused == []
+
+
+# -- found by a mutation test (2026-12-03): what no test held -------------------------------------------------------
+AUSTRALIA = ["Indonesia", "New Guinea", "Eastern Australia", "Western Australia"]
+
+
+def _siam_and(k: int) -> rm.GameState:
+    """Two players; player 0 holds Siam (6 armies) and ``k`` territories outside Australia, player 1 the rest."""
+    game = SHARED_GAME
+    names = game.board.territories
+    others = [n for n in names if n not in [*AUSTRALIA, "Siam"]]
+    owners = dict.fromkeys(names, 1) | {"Siam": 0} | dict.fromkeys(others[:k], 0)
+    return game.position(owners, dict.fromkeys(names, 2) | {"Siam": 6}, seed=1)
+
+
+SHARED_GAME = rm.Game(2)
+
+
+def test_remembered_plans_are_kept_apart_by_the_pool():
+    # One region, two pools (3 and 25 armies to place): a plan cache keyed without the pool answered the second
+    # from the first (0.2649 for 0.9998).
+    oddsagent._PLANS.clear()
+    small, big = _siam_and(5), _siam_and(30)
+    assert (small.pool, big.pool) == (3, 25)
+    for state in (small, big):
+        remembered = oddsagent._plan_continent(state, 0, "Australia", state.pool, -1.0)
+        fresh = plan_continent(state, 0, "Australia", armies=state.pool)
+        assert (remembered.probability, remembered.routes, remembered.attackers, remembered.placed) == (
+            fresh.probability,
+            fresh.routes,
+            fresh.attackers,
+            fresh.placed,
+        )
+    assert round(oddsagent._plan_continent(big, 0, "Australia", big.pool, -1.0).probability, 4) == 0.9998
+
+
+def test_a_route_goes_on_at_exactly_the_continue_threshold():
+    # "at least continue_threshold" (the class docstring): a chance equal to the threshold still follows the route
+    # (a mutant comparing with > stopped one army short).
+    game = SHARED_GAME
+    names = game.board.territories
+    owners = dict.fromkeys(names, 1) | dict.fromkeys(names[:12], 0) | {"Siam": 0}
+    state = game.position(owners, dict.fromkeys(names, 1) | {"Siam": 2}, seed=1)
+    agent, rng = OddsAgent(), random.Random(0)
+    while state.phase is rm.Phase.REINFORCE:
+        state = state.apply(agent.act(state, rng))
+    route = agent._plans[0][2][0]
+    able = state.armies(route[0]) - 1
+    agent.continue_threshold = oddsagent.chain_win_probability(
+        able, tuple(state.armies(t) for t in route[1:]), game.rules.combat
+    )
+    assert agent.act(state, rng) == Blitz(names[route[0]], names[route[1]], stop_at=0)

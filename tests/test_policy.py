@@ -145,3 +145,22 @@ def test_a_policy_pickles(objective, min_left, exact):
     again = pickle.loads(pickle.dumps(policy))
     assert again.value == policy.value
     assert again.action(6, 5) == policy.action(6, 5)
+
+
+# -- found by a mutation test (2026-12-03): what no test held -------------------------------------------------------
+def test_with_three_defending_dice_rolling_all_three_is_no_deviation():
+    # defender_deviations lists states where the best defence differs from "the most dice allowed": with a
+    # 3-dice defence the most is 3, so rolling 3 at 4 v 4 is not one (a mutant reading the 2 of the classic rules
+    # flagged 8 rows).
+    policy = rm.optimal_policy(4, 4, two_sided=True, rules=rm.CombatRules(defender_max_dice=3))
+    deviations = policy.defender_deviations()
+    assert len(deviations) == 0
+    assert (deviations.columns == rm.optimal_policy(4, 4, two_sided=True).defender_deviations().columns).all()
+
+
+def test_win_with_leaves_one_army_able_to_attack_unless_told():
+    # The documented default ("1 if left out"): the values alone cannot tell it from 0 (a conquest always leaves one
+    # army able to attack), the attribute and the repr can.
+    policy = rm.optimal_policy(5, 3, "win_with")
+    assert policy.min_left == 1
+    assert repr(policy) == "Policy(5, 3, objective='win_with', min_left=1, two_sided=False)"

@@ -104,7 +104,8 @@ def threats(state: GameState, *, reinforcements: bool = False) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by ``territory``: ``owner``, ``armies``, ``attacker`` (the
-        enemy neighbor with the most armies, missing if none), ``attacker_owner``,
+        enemy neighbor with the most armies, the first in the board's order of
+        neighbors on ties; missing if none), ``attacker_owner``,
         ``attackers`` (its armies able to attack) and ``fall_probability``
         (``riskmath.battle(attackers, armies).win_probability``, estimated
         past 2,048 armies on both sides as the package docstring says; 0
