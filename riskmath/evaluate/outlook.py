@@ -264,6 +264,8 @@ class ContinentPlan:
     ContinentPlan(probability=0.5, routes=[(0, 1)])
     >>> plan.attackers, plan.placed
     ([3], [1])
+    >>> plan == ContinentPlan(0.5, [(0, 1)], attackers=[3], placed=[1])
+    True
     """
 
     __slots__ = ("attackers", "placed", "probability", "routes")
@@ -273,6 +275,15 @@ class ContinentPlan:
 
     def __repr__(self) -> str:
         return f"ContinentPlan(probability={self.probability:.4g}, routes={self.routes})"
+
+    def __eq__(self, other: object) -> bool:
+        """Equal plans: the same probability, routes, attackers and placements (a plan is a value)."""
+        if not isinstance(other, ContinentPlan):
+            return NotImplemented
+        mine = (self.probability, self.routes, self.attackers, self.placed)
+        return mine == (other.probability, other.routes, other.attackers, other.placed)
+
+    __hash__ = None  # type: ignore[assignment]  # (its lists may change: a plan is not a key)
 
 
 def plan_continent(state: GameState, player: int, continent: str, armies: int = 0) -> ContinentPlan:
