@@ -310,3 +310,18 @@ def test_a_neighbor_listed_twice_counts_twice_in_the_search():
     # 2 has none either way, so both searches agree; the counting search is the one taken.
     nbrs = ((1,), (0, 2), (1, 1))
     assert _routes._search(nbrs, {0, 1, 2}, [0]) == _routes._search_counting(nbrs, {0, 1, 2}, [0]) == [(0, 1, 2)]
+
+
+def test_battles_of_the_same_arguments_are_equal():
+    # A battle's numbers are determined by its arguments, so it compares (and hashes) by them: rules=None is the
+    # classic rules; exact and float battles differ (Fractions v floats), as do stop thresholds.
+    first = rm.battle(5, 5)
+    assert first == rm.battle(5, 5) == rm.battle(5, 5, rules=rm.CombatRules())
+    assert len({first, rm.battle(5, 5)}) == 1
+    assert first != rm.battle(5, 5, exact=True)
+    assert first != rm.battle(5, 5, stop_at=2)
+    assert first != rm.battle(5, 4)
+    assert first != rm.battle(5, 5, rules=rm.CombatRules(defender_max_dice=3))
+    assert first != (5, 5)
+    clear_battle_cache()
+    assert rm.battle(5, 5) == first  # computed again: equal all the same

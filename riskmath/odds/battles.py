@@ -484,6 +484,19 @@ class Battle:
 
         return render(self)
 
+    def __eq__(self, other: object) -> bool:
+        """Battles of the same arguments are equal (their numbers are determined by them): the attackers and
+        defenders, ``stop_at``, ``exact`` and the combat rules (``rules=None`` is the classic rules)."""
+        if not isinstance(other, Battle):
+            return NotImplemented
+        return self._arguments() == other._arguments()
+
+    def __hash__(self) -> int:
+        return hash(self._arguments())
+
+    def _arguments(self) -> tuple[int, int, int, bool, CombatRules]:
+        return (self._attackers, self._defenders, self._stop_at, self._exact, self._rules)
+
     def __repr__(self) -> str:
         options = []
         if self._stop_at:
