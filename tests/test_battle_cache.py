@@ -302,14 +302,14 @@ def test_the_bit_mask_search_finds_what_the_counting_search_finds(nbrs, data):
             break
         targets.add(data.draw(st.sampled_from(rim)))
     starts = data.draw(st.lists(st.sampled_from(sorted(targets)), min_size=1, max_size=len(targets), unique=True))
-    assert _routes._search(nbrs, targets, starts) == _routes._search_counting(nbrs, targets, starts)
+    assert _routes._search(nbrs, targets, starts) == _routes._search(nbrs, targets, starts, counting=True)
 
 
 def test_a_neighbor_listed_twice_counts_twice_in_the_search():
     # 0 - 1 - 2, with 2 listing 1 twice: from 1, neighbor 0 has one free neighbor (1 is on the path) and
     # 2 has none either way, so both searches agree; the counting search is the one taken.
     nbrs = ((1,), (0, 2), (1, 1))
-    assert _routes._search(nbrs, {0, 1, 2}, [0]) == _routes._search_counting(nbrs, {0, 1, 2}, [0]) == [(0, 1, 2)]
+    assert _routes._search(nbrs, {0, 1, 2}, [0]) == _routes._search(nbrs, {0, 1, 2}, [0], counting=True) == [(0, 1, 2)]
 
 
 def test_battles_of_the_same_arguments_are_equal():
