@@ -317,10 +317,7 @@ class Rules:
             For an option :class:`Rules` does not have (naming it, as :meth:`from_dict` does), or a value an
             option does not take.
         """
-        known = {f.name for f in fields(self)}
-        unknown = sorted(name for name in changes if name not in known)
-        if unknown:
-            raise RulesError(f"unknown rules options {unknown}; the options are {', '.join(sorted(known))}")
+        _check_known(changes)
         return replace(self, **changes)
 
     @classmethod
@@ -386,10 +383,7 @@ class Rules:
         """
         if not isinstance(data, Mapping):
             raise RulesError(f"rules data must be a mapping, got {data!r}"[:300])
-        known = [f.name for f in fields(cls)]
-        unknown = sorted(str(key) for key in data if key not in known)
-        if unknown:
-            raise RulesError(f"unknown rules options {unknown}"[:300])
+        known = _check_known(data)
         if strict:
             _check_strict(data, known)
         options = dict(data)
@@ -410,6 +404,16 @@ class Rules:
         except (TypeError, KeyError, ValueError) as error:
             raise RulesError(f"bad rules data: {error}") from None
         return cls(**options)
+
+
+def _check_known(names: Iterable[object]) -> list[str]:
+    """The names of the options of :class:`Rules`; RulesError naming any of ``names`` that is not one (for
+    :meth:`Rules.replace` and :meth:`Rules.from_dict`), the unknown ones shortened as :func:`shown` does."""
+    known = [f.name for f in fields(Rules)]
+    unknown = sorted(str(name) for name in names if name not in known)
+    if unknown:
+        raise RulesError(f"unknown rules options {shown(unknown)}; the options are {', '.join(sorted(known))}")
+    return known
 
 
 def _check_preset(name: object) -> None:
