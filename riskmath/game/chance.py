@@ -362,8 +362,10 @@ def _long_block(combat: CombatRules, rolls: int = LONG_BLOCK) -> tuple[tuple[flo
 
     The exact weights of ``rolls`` rolls have tens of thousands of digits;
     instead the one-roll probabilities are convolved with themselves by
-    repeated squaring in float64 (``numpy.convolve``, every term positive,
-    so the relative error stays within a few hundred ulps).
+    repeated squaring in float64 (:func:`~riskmath.odds._ordered.self_convolve`:
+    every term positive, so the relative error stays within a few hundred
+    ulps; summed in a fixed order, so every machine draws from the same
+    floats).
     """
     pmf = _long_pmf(combat, rolls)
     cumulative = pmf.cumsum() / pmf.sum()  # (as before the huge blocks: the same floats, the same draws)
@@ -375,11 +377,13 @@ def _long_pmf(combat: CombatRules, rolls: int) -> Any:
     """The attacker's losses in ``rolls`` rolls of the most dice (a power of two), as a float64 array."""
     import numpy as np
 
+    from riskmath.odds._ordered import self_convolve
+
     weights, denominator, _ = _roll_weights(combat)
     pmf = np.array([weight / denominator for weight in weights])  # int / int: no overflow, correctly rounded
     done = 1
     while done < rolls:
-        pmf = np.convolve(pmf, pmf)
+        pmf = self_convolve(pmf)
         done *= 2
     return pmf
 
@@ -393,12 +397,15 @@ def _huge_block(
     Returns ``(cumulative, low, span)``: entry ``i`` of ``cumulative`` is the
     probability of losing at most ``low + i`` armies (of the ``span`` the
     block removes).  Built from the :func:`_long_block` of ``base`` rolls by
-    repeated squaring (``numpy.convolve``: every term positive, so the
-    relative error stays small even in the tails), dropping after each the
-    losses below :data:`HUGE_TAIL` of the likeliest: their total is under
+    repeated squaring (:func:`~riskmath.odds._ordered.self_convolve`: every
+    term positive, so the relative error stays small even in the tails;
+    the same floats on every machine), dropping after each the losses
+    below :data:`HUGE_TAIL` of the likeliest: their total is under
     ``1e-35``, and the arrays stay some thirty standard deviations wide.
     """
     import numpy as np
+
+    from riskmath.odds._ordered import self_convolve
 
     pmf = _long_pmf(combat, base)
     low = 0
@@ -409,7 +416,7 @@ def _huge_block(
         pmf = pmf[keep[0] : keep[-1] + 1]
         if done >= rolls:
             break
-        pmf = np.convolve(pmf, pmf)
+        pmf = self_convolve(pmf)
         low *= 2
         done *= 2
     cumulative = pmf.cumsum()

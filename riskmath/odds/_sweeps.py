@@ -49,6 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from riskmath._validation import capped, check_cost
+from riskmath.odds._ordered import convolve
 from riskmath.odds.dice import CombatRules, count_pair_wins_seconds
 
 FloatArray = NDArray[np.float64]
@@ -107,8 +108,9 @@ class BulkPowers:
     A property of the dice, not of a battle: a battle's bulk holds exactly these numbers on its anti-diagonals,
     cut to the part still in the bulk (a path that ends in the bulk never left it: both counts only fall), so
     :func:`forward_small` reads them instead of convolving each diagonal, and only works out the mass that
-    leaves the bulk, a few cells a roll.  Built in one go (one ``np.convolve`` a roll), never grown row by row:
-    64 rolls first (the classic table when riskmath is imported), then 128 or 256 (``POWERS_STEPS``) rolls for
+    leaves the bulk, a few cells a roll.  Built in one go (a convolution a roll, in the fixed order of
+    :func:`~riskmath.odds._ordered.convolve`), never grown row by row: 64 rolls first (the classic table when
+    riskmath is imported), then 128 or 256 (``POWERS_STEPS``) rolls for
     the first battle that needs more (flat arrays of doubles, about 2 MB for 256 rolls of the classic dice).
     """
 
@@ -121,7 +123,7 @@ class BulkPowers:
         table[0, 0] = 1.0
         step = np.array(roll)
         for n in range(1, steps + 1):
-            table[n, : pairs * n + 1] = np.convolve(table[n - 1, : pairs * (n - 1) + 1], step)
+            table[n, : pairs * n + 1] = convolve(table[n - 1, : pairs * (n - 1) + 1], step)
         running = np.zeros((steps + 1, self.width + 1))
         np.cumsum(table, axis=1, out=running[:, 1:])
         self.rows = array("d", table.tobytes())
@@ -769,7 +771,7 @@ def _forward_diagonals(attackers: int, defenders: int, stop_at: int, kern: Kerne
             bulk_rolls += leaving * (A + D - s) / pairs
             if a0 > a1:
                 break
-            current, base = np.convolve(current[a0 - base : a1 + 1 - base], step), a0 - pairs
+            current, base = convolve(current[a0 - base : a1 + 1 - base], step), a0 - pairs
     elif lo > A:  # the start is an edge cell
         low[A, D] = 1.0
     else:

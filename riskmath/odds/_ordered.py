@@ -1,0 +1,86 @@
+"""Convolutions in a fixed order of operations: the same floats on every machine (private module).
+
+:func:`numpy.convolve` and :func:`numpy.correlate` take each output as a dot
+product of float64s, which NumPy hands to BLAS (``ddot``).  OpenBLAS picks a
+kernel for the processor at run time, and its kernels round differently (some
+fuse a product into the running sum, some add in SIMD lanes), so the last
+bits of a convolution depended on the machine: with the same NumPy 2.4 wheel,
+the chance outcomes of battles and the tables of long blitzes differed
+between OpenBLAS's Haswell and SkylakeX kernels (``OPENBLAS_CORETYPE``), and
+a seeded game draws from those tables.  Here every product is rounded on its
+own and the products are added one at a time, each output's in the order of
+increasing index of the longer input, with NumPy's element-wise ``multiply``
+and ``add``, which round every operation once on any IEEE machine.  For a
+short kernel that is the order of a dot product without fused products
+(OpenBLAS's SkylakeX kernel gives the same floats); ``tests/test_ordered.py``
+holds the functions to plain Python arithmetic, number for number.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+
+__all__ = ["convolve", "self_convolve", "windows"]
+
+#: Rows of the outer product :func:`self_convolve` forms at a time (a block of this many times the input's length).
+_BLOCK = 64
+
+
+def windows(values: FloatArray, count: int, step: int, length: int) -> FloatArray:
+    """A read-only view of ``count`` slices of ``values``: ``values[i * step : i * step + length]`` as row ``i``.
+
+    ``values`` must be a contiguous 1-D array of float64 of at least
+    ``(count - 1) * step + length`` numbers (else ``TypeError``, from NumPy).
+    """
+    view: FloatArray = np.ndarray((count, length), np.float64, buffer=values, strides=(step * 8, 8))
+    view.flags.writeable = False
+    return view
+
+
+def convolve(a: FloatArray, v: FloatArray) -> FloatArray:
+    """``numpy.convolve(a, v)`` (its "full" mode), summed in a fixed order: see the module docstring.
+
+    Output ``k`` is the sum of ``a[j] * v[k - j]`` over the ``j`` in range,
+    added from the smallest index of the longer of the two up (the shorter
+    is the kernel, as in :func:`numpy.convolve`).  Meant for a short kernel
+    (a roll's few outcomes): the work is one array of ``len(kernel)`` rows.
+    """
+    if len(v) > len(a):
+        a, v = v, a
+    n, m = len(a), len(v)
+    padded = np.zeros(n + 2 * (m - 1))
+    padded[m - 1 : m - 1 + n] = a
+    # Row r holds a[k - (m - 1) + r] for output k, times v[m - 1 - r]: summed down the rows (axis 0, a row at a
+    # time in order, each addition rounded: not the pairwise sum NumPy takes along a row).
+    products = windows(padded, m, 1, n + m - 1) * v[::-1, None]
+    out: FloatArray = np.add.reduce(products, axis=0)
+    return out
+
+
+def self_convolve(a: FloatArray) -> FloatArray:
+    """``numpy.convolve(a, a)`` in a fixed order, for long inputs (the distributions of many rolls).
+
+    The outer product is formed :data:`_BLOCK` rows at a time, each row
+    shifted to its place in a zeroed block; a block's rows are summed in
+    order (row ``i`` is ``a[i] * a``), and the blocks' sums are added to the
+    result in order.  Every term of a distribution is positive, so the
+    relative error of every output stays within a few hundred ulps whatever
+    the order; this one is the same on every machine.
+    """
+    n = len(a)
+    out = np.zeros(2 * n - 1)
+    width = n + _BLOCK - 1
+    block = np.zeros((_BLOCK, width))
+    for start in range(0, n, _BLOCK):
+        rows = min(_BLOCK, n - start)
+        if rows < _BLOCK:
+            block = np.zeros((rows, n + rows - 1))
+            width = n + rows - 1
+        # Row i of the block starts at column i: a view whose rows step one column further each.
+        skewed = np.ndarray((rows, n), np.float64, buffer=block, strides=((width + 1) * 8, 8))
+        np.multiply(a[start : start + rows, None], a[None, :], out=skewed)
+        out[start : start + width] += np.add.reduce(block, axis=0)
+    return out
