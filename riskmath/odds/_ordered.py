@@ -18,12 +18,14 @@ holds the functions to plain Python arithmetic, number for number.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["convolve", "self_convolve", "windows"]
+__all__ = ["convolve", "convolver", "self_convolve", "windows"]
 
 #: Rows of the outer product :func:`self_convolve` forms at a time (a block of this many times the input's length).
 _BLOCK = 64
@@ -46,18 +48,42 @@ def convolve(a: FloatArray, v: FloatArray) -> FloatArray:
     Output ``k`` is the sum of ``a[j] * v[k - j]`` over the ``j`` in range,
     added from the smallest index of the longer of the two up (the shorter
     is the kernel, as in :func:`numpy.convolve`).  Meant for a short kernel
-    (a roll's few outcomes): the work is one array of ``len(kernel)`` rows.
+    (a roll's few outcomes): a product and a sum over the whole input per
+    tap of the kernel.  :func:`convolver` makes the same function for one
+    kernel, cheaper per call.
     """
     if len(v) > len(a):
         a, v = v, a
-    n, m = len(a), len(v)
-    padded = np.zeros(n + 2 * (m - 1))
-    padded[m - 1 : m - 1 + n] = a
-    # Row r holds a[k - (m - 1) + r] for output k, times v[m - 1 - r]: summed down the rows (axis 0, a row at a
-    # time in order, each addition rounded: not the pairwise sum NumPy takes along a row).
-    products = windows(padded, m, 1, n + m - 1) * v[::-1, None]
-    out: FloatArray = np.add.reduce(products, axis=0)
-    return out
+    return convolver(v)(a)
+
+
+def convolver(v: FloatArray) -> Callable[[FloatArray], FloatArray]:
+    """``lambda a: convolve(a, v)`` for a fixed kernel ``v``, with its taps made once (a sweep's many diagonals)."""
+    last = len(v) - 1
+    taps = [np.array(tap) for tap in v.tolist()]  # (0-d arrays: a ufunc takes them faster than floats)
+    first = taps[last]
+    multiply, add = np.multiply, np.add
+
+    def convolve_with(a: FloatArray) -> FloatArray:
+        n = len(a)
+        if n < last + 1:  # the kernel is the longer one: it is scanned, as numpy.convolve does
+            return convolve(v, a)
+        out: FloatArray = np.empty(n + last)
+        # The terms in order of increasing index of a are those of decreasing index of v: the last tap's product
+        # is the first term of the outputs it reaches (the others start from 0), then each tap's is added in turn.
+        multiply(a, first, out[last:])
+        out[:last] = 0.0
+        if last:
+            product = multiply(a, taps[last - 1])
+            reached = out[last - 1 : last - 1 + n]
+            add(reached, product, reached)
+            for t in range(last - 2, -1, -1):
+                multiply(a, taps[t], product)
+                reached = out[t : t + n]
+                add(reached, product, reached)
+        return out
+
+    return convolve_with
 
 
 def self_convolve(a: FloatArray) -> FloatArray:

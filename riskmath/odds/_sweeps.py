@@ -49,7 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from riskmath._validation import capped, check_cost
-from riskmath.odds._ordered import convolve
+from riskmath.odds._ordered import convolver
 from riskmath.odds.dice import CombatRules, count_pair_wins_seconds
 
 FloatArray = NDArray[np.float64]
@@ -109,7 +109,7 @@ class BulkPowers:
     cut to the part still in the bulk (a path that ends in the bulk never left it: both counts only fall), so
     :func:`forward_small` reads them instead of convolving each diagonal, and only works out the mass that
     leaves the bulk, a few cells a roll.  Built in one go (a convolution a roll, in the fixed order of
-    :func:`~riskmath.odds._ordered.convolve`), never grown row by row: 64 rolls first (the classic table when
+    :func:`~riskmath.odds._ordered.convolver`), never grown row by row: 64 rolls first (the classic table when
     riskmath is imported), then 128 or 256 (``POWERS_STEPS``) rolls for
     the first battle that needs more (flat arrays of doubles, about 2 MB for 256 rolls of the classic dice).
     """
@@ -121,9 +121,9 @@ class BulkPowers:
         self.roll, self.steps, self.width = roll, steps, pairs * steps + 1
         table = np.zeros((steps + 1, self.width))
         table[0, 0] = 1.0
-        step = np.array(roll)
+        by_roll = convolver(np.array(roll))
         for n in range(1, steps + 1):
-            table[n, : pairs * n + 1] = convolve(table[n - 1, : pairs * (n - 1) + 1], step)
+            table[n, : pairs * n + 1] = by_roll(table[n - 1, : pairs * (n - 1) + 1])
         running = np.zeros((steps + 1, self.width + 1))
         np.cumsum(table, axis=1, out=running[:, 1:])
         self.rows = array("d", table.tobytes())
@@ -755,6 +755,7 @@ def _forward_diagonals(attackers: int, defenders: int, stop_at: int, kern: Kerne
     if lo <= A and md <= D:
         pairs = min(ma, md)
         step = kern.prob[ma][md][::-1]
+        by_roll = convolver(step)  # (riskmath.odds._ordered: the same floats on every machine)
         current, base = np.ones(1), A  # diagonal s holds rows base .. base + len - 1
         for s in range(A + D, lo + md - pairs - 1, -pairs):
             a0, a1 = max(lo, s - D), min(A, s - md)
@@ -771,7 +772,7 @@ def _forward_diagonals(attackers: int, defenders: int, stop_at: int, kern: Kerne
             bulk_rolls += leaving * (A + D - s) / pairs
             if a0 > a1:
                 break
-            current, base = convolve(current[a0 - base : a1 + 1 - base], step), a0 - pairs
+            current, base = by_roll(current[a0 - base : a1 + 1 - base]), a0 - pairs
     elif lo > A:  # the start is an edge cell
         low[A, D] = 1.0
     else:
