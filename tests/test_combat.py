@@ -8,6 +8,7 @@ and sge-risk [M10] for the variants; the Japanese Wikipedia article for the trad
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -357,3 +358,42 @@ def test_sampled_blitzes_follow_the_battle_distribution(attackers, defenders, st
     assert set(counts) <= set(exact)
     for outcome, p in exact.items():
         assert abs(counts[outcome] / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-12, outcome
+
+
+def _win_by_recursion(attackers, defenders, combat):
+    """P(win) of a battle fought to the end, by the plain recursion over one roll at a time, each roll from
+    :func:`riskmath.roll_odds` (counted by ``count_pair_wins``, not read from the sweeps' written-out counts)."""
+
+    @functools.cache
+    def win(a, d):
+        if d == 0:
+            return Fraction(1)
+        if a == 0:
+            return Fraction(0)
+        odds = combat.roll_odds(combat.attacker_dice(a), combat.defender_dice(d))
+        return sum(p * win(a - lost_a, d - lost_d) for (lost_a, lost_d), p in odds.items())
+
+    return win(attackers, defenders)
+
+
+@pytest.mark.parametrize(
+    "combat",
+    [rm.CombatRules(ties="attacker"), rm.CombatRules(defender_max_dice=3, ties="attacker"), rm.CombatRules()],
+    ids=["ties-attacker", "three-dice-ties-attacker", "classic"],
+)
+def test_battles_follow_the_tie_rule_with_six_sided_dice(combat):
+    """Kills: ``_sweeps._classic`` without its ``rules.ties == "defender"`` clause, which makes a d6 variant with
+    ties to the attacker read the classic (ties to the defender) roll counts: every battle then had the
+    defender-ties odds.
+
+    Reference: one roll at a time, each roll's exact odds from ``roll_odds`` with the variant's tie rule.  By
+    hand for 1 v 1 (one die each): the attacker wins a roll with probability 7/12 when ties are its own
+    (21 of the 36 throws have attacker >= defender), 5/12 under the classic rules.
+    """
+    one = rm.battle(1, 1, exact=True, rules=combat).win_probability
+    assert one == (Fraction(7, 12) if combat.ties == "attacker" else Fraction(5, 12))
+    for attackers in range(1, 7):
+        for defenders in range(1, 6):
+            expected = _win_by_recursion(attackers, defenders, combat)
+            assert rm.battle(attackers, defenders, exact=True, rules=combat).win_probability == expected
+            assert rm.battle(attackers, defenders, rules=combat).win_probability == pytest.approx(float(expected))

@@ -338,3 +338,24 @@ def test_game_seeds_refuses_bad_arguments_with_a_riskmath_error(seed, n):
 
     with pytest.raises(rm.InvalidArgumentError, match="must be"):  # was NumPy's plain ValueError / TypeError
         game_seeds(seed, n)
+
+
+@pytest.mark.parametrize("cap", [4, 300])
+def test_max_turns_overrides_the_games_own_cap_either_way(cap):
+    """Kills: ``if max_turns is not None`` written ``... and game.max_turns is None`` (the override applied only to
+    a game without a cap; only an error-message test of test_rollouts.py noticed it, indirectly).
+
+    The docstring: "A turn cap ... ; overrides the game's."  ``simulate(Game(2, max_turns=20), ..., max_turns=cap)``
+    must give the table of ``Game(2, max_turns=cap)``, below the game's cap (4: every game a draw at turn 4) and
+    above it (300: these seeded games are won, none at turn 20).
+    """
+    agents = ["aggressive", "random"]
+    table = rm.simulate(rm.Game(2, max_turns=20), agents, 3, seed=0, max_turns=cap)
+    assert table.equals(rm.simulate(rm.Game(2, max_turns=cap), agents, 3, seed=0))
+    if cap == 4:
+        assert table["draw"].all()
+        assert (table["turns"] == 4).all()
+        assert table["winner"].isna().all()
+    else:
+        assert not table["draw"].any()
+        assert (table["turns"] > 20).all()

@@ -8,6 +8,7 @@ interval clears the bar (a clear majority: above one half), not merely the point
 from __future__ import annotations
 
 import re
+import types
 
 import numpy as np
 import pytest
@@ -266,3 +267,54 @@ def test_two_different_agents_of_one_name_are_refused():
     renamed.name = "aggressive5"
     apart = tournament(game, [[AggressiveAgent(ratio=1.0), renamed]], 2)
     assert apart["agent"].tolist() == ["aggressive", "aggressive5"]
+
+
+# Two gaps a mutation test found (2026-12-03): every line-up rotated, and each rotation's time per game.
+def test_every_line_up_is_played_in_every_rotation_of_its_seats(monkeypatch):
+    """Kills: ``seated = lineup[(seat + shift) % players]`` rotated for the first line-up only.
+
+    The docstring: "plays each line-up in every rotation of the seats".  Rotation ``shift`` of line-up ``L``
+    seats ``L[(seat + shift) % players]`` at each seat; every line-up, not only the first, must be rotated.
+    """
+    import riskmath.sim.tournaments as tournaments
+
+    seatings = []
+    real = tournaments.simulate
+
+    def spy(game, agents, n_games, **kwargs):
+        seatings.append([agent.name for agent in agents])
+        return real(game, agents, n_games, **kwargs)
+
+    monkeypatch.setattr(tournaments, "simulate", spy)
+    lineups = [["aggressive", "random", "odds"], ["random", "odds", "aggressive"]]
+    tournament(rm.Game(3, max_turns=6), lineups, 3, seed=0)
+    assert seatings == [
+        ["aggressive", "random", "odds"],
+        ["random", "odds", "aggressive"],
+        ["odds", "aggressive", "random"],
+        ["random", "odds", "aggressive"],
+        ["odds", "aggressive", "random"],
+        ["aggressive", "random", "odds"],
+    ]
+
+
+def test_by_seat_seconds_share_each_rotations_time_among_its_games(monkeypatch):
+    """Kills: ``counts[3] += spent / count`` (a rotation's time shared among its games) written ``spent / n``.
+
+    With a clock that advances exactly 1 s between the two readings around each rotation, each rotation takes
+    1 s for its ``n / players`` games: 2 rotations of 2 games give 0.5 s a game, in the table without ``by_seat``
+    (2 s / 4 games) and in every by-seat row of an agent that held the seat.
+    """
+    import riskmath.sim.tournaments as tournaments
+
+    ticks = iter(range(1000))
+    monkeypatch.setattr(tournaments, "time", types.SimpleNamespace(perf_counter=lambda: float(next(ticks))))
+    game, lineups = rm.Game(2, max_turns=8), [[AggressiveAgent(), RandomAgent()]]
+    table = tournament(game, lineups, 4, seed=3)
+    assert table["seconds_per_game"].tolist() == [0.5, 0.5]
+    seats = tournament(game, lineups, 4, seed=3, by_seat=True)
+    held = seats[seats["games"] > 0]
+    assert len(held) > 0
+    assert held["seconds_per_game"].tolist() == [0.5] * len(held)
+    # Summed over an agent's seats, seconds x games is the wall time of its games: 4 games x 0.5 s.
+    assert (held["seconds_per_game"] * held["games"]).groupby(held["agent"]).sum().tolist() == [2.0, 2.0]
