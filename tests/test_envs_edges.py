@@ -1,5 +1,6 @@
 """The environments at their edges: ids in odd forms, blitzes at the chance ids' bounds, observations kept in
-place across episodes, the view and information-state strings, seeding, resampling, count choices out of range.
+place across episodes, the view and information-state strings, seeding, resampling, count choices out of range,
+the end of a Gymnasium episode when the seat is eliminated.
 
 Written from a mutation test of ``riskmath.envs`` (2026-12-03): each test fails on a plausible bug (named in its
 docstring) that the rest of the suite let through, because the other tests see these behaviours only through
@@ -8,9 +9,11 @@ sampled games where the difference is too small or never arises.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
-from game_helpers import build
+from game_helpers import TOY, build
 
 import riskmath as rm
 from riskmath.envs import (
@@ -370,3 +373,117 @@ def test_a_count_choice_past_its_high_is_refused():
     full = CountChoice(state, "place", 0, -1, 1, 5, 5)
     assert codec.legal_ids(full) == [count + 32, count + 33]
     assert codec.decode(full, count + 32) == rm.PlaceArmies("Alaska", 5)
+
+
+# -- Gymnasium: the episode ends with the seat's elimination -----------------------------------------------------
+
+
+def test_stepping_after_the_seat_is_eliminated_is_refused_while_the_others_play_on():
+    """Mutant G7 (``RiskEnv.step`` sets ``_over`` only when the game is over, not when the seat is out).
+
+    The toy board, three seats, the seat playing at random against two random agents, seed 2 (the "eliminated"
+    case of test_envs_gymnasium's REWARD_CASES): the seat is eliminated at turn 5 and the episode ends there with
+    ``terminated`` and -1, while players 1 and 2 play on (player 2 to move, occupying).  The module docstring:
+    a loss ends the episode; so ``step`` must refuse any further id ("call reset() first") and change nothing,
+    even an id legal for the player now to move.  On the mutant it would make player 2's move for the seat.
+    """
+    env = RiskEnv(opponents=["random", "random"], board=TOY, max_turns=12)
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        obs, reward, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    state = env.state_now
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert state.position.alive == [False, True, True]
+    assert not state.is_terminal()
+    assert state.current_player == 2
+    assert not env.action_masks().any()
+    assert not obs["action_mask"].any()
+    other = int(np.flatnonzero(env.codec.mask(state))[0])  # legal for player 2, never for the seat
+    with pytest.raises(InvalidArgumentError, match="the episode is over"):
+        env.step(other)
+    assert env.state_now is state
+    assert env.node is state
+
+
+# -- riskmath.envs.hidden: the missions a resampled state may deal -----------------------------------------------
+
+
+def test_resampled_missions_are_never_already_complete():
+    """Mutant H5 (``_resample_missions`` without the check against missions already complete).
+
+    Secret Mission RISK, three players, missions checked at once (``mission_check="immediate"``).  Player 1
+    holds all of Asia and Africa (18 territories, 2 armies each); players 0 and 2 split the other 24 (1 army
+    each).  Dealt: player 0 "asia+south_america", player 1 "north_america+australia", player 2
+    "north_america+africa"; none is complete, so the state is sound.  Resampled for player 0 the others draw from
+    the 9 cards of ``missions_for("us_1993_12", 3)`` less player 0's own: 8.  For player 1, "asia+africa" (it
+    holds both) and "occupy_18_2" (18 territories with 2 armies) would already be complete, which under
+    immediate checks would have ended the game (the hidden module's docstring), so it may get the other 6 only;
+    player 2 holds neither continent nor 18 territories, so it may get all 8.  Over 300 seeds each allowed
+    mission turns up (each is drawn about once in 6 or 8 seeds: missing one is as likely as 14 * (7/8)**300,
+    about 5e-17, and the seeds are fixed), and never another.
+    """
+    game = rm.Game(3, rm.Rules.preset("us_1993_secret_mission"))
+    held = [t for c in ("Asia", "Africa") for t in game.board.continents[c].territories]
+    state = build(
+        game,
+        owner=dict.fromkeys(held, 1),
+        default_owner=lambda t: t % 2 * 2,  # players 0 and 2, alternately
+        armies=dict.fromkeys(held, 2),
+        default_armies=1,
+        missions=["asia+south_america", "north_america+australia", "north_america+africa"],
+    )
+    assert state.problems() == []
+    assert not any(state.mission_complete(p) for p in range(3))
+    drawn = [resample_hidden(state, 0, seed).position.missions for seed in range(300)]
+    assert all(missions[0] == "asia+south_america" for missions in drawn)
+    assert all(missions[1] != missions[2] for missions in drawn)
+    others = {"north_america+africa", "north_america+australia", "occupy_24", "destroy_0", "destroy_1", "destroy_2"}
+    assert set(Counter(missions[1] for missions in drawn)) == others
+    assert set(Counter(missions[2] for missions in drawn)) == others | {"asia+africa", "occupy_18_2"}
+
+
+# -- OpenSpiel: the sampler's number seeds the resampled world ---------------------------------------------------
+
+
+def test_the_samplers_number_seeds_the_resampled_world():
+    """Mutant OS6 (``resample_from_infostate`` seeding its draw with 0 whatever the sampler returns).
+
+    The docstring: one number from ``probability_sampler`` seeds the generator that draws the other hands, the
+    deck order, the others' missions and the chance generator, so the same number gives the same world and,
+    for ISMCTS to see more than one world, different numbers give different ones.  Two-player game on the small
+    board after 150 random decisions (seed 4), when player 1 holds cards that player 0 has not seen: five
+    numbers give five different hidden parts (the new chance generator alone is a 64-bit draw), each the same
+    on a second call, and all with player 0's view.
+    """
+    pytest.importorskip("pyspiel")
+    import pyspiel
+
+    from riskmath.envs.openspiel import register
+
+    register()
+    game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 40, "board": "classic:South America+Africa"})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(4)
+    decisions = 0
+    while not (decisions >= 150 and state.current_player() == 0 and state.risk_state.position.hands[1]):
+        assert not state.is_terminal()
+        if state.is_chance_node():
+            ids, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(ids, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            decisions += 1
+
+    def hidden(number: float) -> tuple[object, ...]:
+        new = state.resample_from_infostate(0, lambda: number)
+        assert new.information_state_string(0) == state.information_state_string(0)
+        assert view_string(new.node, 0) == view_string(state.node, 0)
+        pos = new.risk_state.position
+        return (tuple(pos.hands[1]), tuple(pos.deck), pos.rng)
+
+    numbers = (0.0, 0.125, 0.25, 0.5, 0.875)
+    worlds = [hidden(number) for number in numbers]
+    assert worlds == [hidden(number) for number in numbers]
+    assert len(set(worlds)) == len(numbers)
