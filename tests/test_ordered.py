@@ -76,13 +76,6 @@ def test_self_convolve_is_plain_arithmetic_in_order(n):
     assert _ordered.self_convolve(np.array(a)).tolist() == python_self_convolve(a, _ordered._BLOCK)
 
 
-def test_windows_are_slices():
-    values = np.arange(12.0)
-    rows = _ordered.windows(values, 3, 2, 5)
-    assert rows.tolist() == [values[i * 2 : i * 2 + 5].tolist() for i in range(3)]
-    assert not rows.flags.writeable
-
-
 # Digests of what the sweeps, the tables and the chance nodes compute: forward sweeps (battles of hundreds a side,
 # the diagonals that take a convolution each), backward tables (three dice variants), the long and huge blocks
 # of a blitz of millions, the game's blitz tables, and the agents' chains.

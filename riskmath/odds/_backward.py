@@ -188,22 +188,12 @@ class _BulkPlan:
                     fix_a.append(ea)
                     fix_d.append(ed)
         self.fix_a, self.fix_d = np.array(fix_a, dtype=np.intp), np.array(fix_d, dtype=np.intp)
-        # Per row: the P + 1 slices of the row before it that the roll's taps multiply (slice i starts i P further
-        # on: the first, then the others), room for a product, the slice the row fills, the row and its fixes.
         self.rows = []
-        scratch = np.zeros(width)
         for x in range(S):
             grid = list(inter[x])  # the rows as views: indexing a list is cheaper than a 2-D array
             self.rows.append(
                 [
-                    (
-                        grid[m - 1][start - span : stop - span],
-                        tuple(grid[m - 1][start - span + i : stop - span + i] for i in range(pairs, span + 1, pairs)),
-                        scratch[: stop - start],
-                        grid[m][start:stop],
-                        grid[m],
-                        fixes.get(m, ()),
-                    )
+                    (grid[m - 1][start - span : stop], grid[m][start:stop], grid[m], fixes.get(m, ()))
                     for m, start, stop in zip(m_all.tolist(), starts.tolist(), stops.tolist(), strict=True)
                     if start < stop
                 ]
@@ -265,14 +255,20 @@ def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: l
 
     A roll in the bulk compares ``P = len(p) - 1`` pairs, so the state ``(a, d)`` on the anti-diagonal
     ``s = a + d`` depends on the diagonal ``s - P`` only: ``V[a, d] = sum_i p[i] V[a - i, d - P + i]``, and the
-    ``P`` diagonals ``P m .. P m + P - 1`` are independent of one another.  They are computed together from the
-    ``P`` diagonals before them: row ``m`` of ``inter`` holds them interleaved, the cell ``(a, d)`` of diagonal
-    ``P m + c`` at the position ``P (P m - d + P - 1) + c`` (by ``d``, so that the columns the defender throws
-    fewer dice in start at the same place on every diagonal), and a row is the correlation of the row before it
-    with the roll, whose taps stand ``P`` apart: ``P + 1`` slices of the row before, each times its tap, added
-    one at a time (the zero taps between would add exact zeros), in ``P`` times fewer NumPy calls than a
-    diagonal at a time.  Every product and sum is rounded on its own, in a fixed order, so every machine
-    computes the same floats (:mod:`riskmath.odds._ordered` says why not :func:`numpy.correlate`).
+    ``P`` diagonals ``P m .. P m + P - 1`` are independent of one another.  They are computed together, by one
+    :func:`numpy.correlate` of the ``P`` diagonals before them: row ``m`` of ``inter`` holds them interleaved,
+    the cell ``(a, d)`` of diagonal ``P m + c`` at the position ``P (P m - d + P - 1) + c`` (by ``d``, so that
+    the columns the defender throws fewer dice in start at the same place on every diagonal), and a row is one
+    convolution of the row before it with the roll, whose taps stand ``P`` apart (zeros between them).  Each
+    cell is the sum of the same products in the same order as with one correlation per diagonal (the zero taps
+    add exact zeros): the same floats to the last bit, in ``P`` times fewer NumPy calls.
+
+    :func:`numpy.correlate` hands each cell's dot product to BLAS, whose kernels round as they please (see
+    :mod:`riskmath.odds._ordered`, which the forward sweeps use instead).  This one is a contiguous dot of at
+    most ten taps, and it gave the same floats under all eleven OpenBLAS kernels tried (``OPENBLAS_CORETYPE``,
+    Prescott to CooperLake, for one, two and three pairs a roll); ``tests/test_ordered.py`` checks the tables
+    under every kernel the processor runs.  Summed in a fixed order with element-wise operations instead, a
+    table took 25 to 40 % longer (``odds_table(300, 300)`` past five times a C loop's).
 
     The positions a row computes cover every bulk cell of its ``P`` diagonals, and also cells off the grid
     (``a > A`` or ``d > D``), which nothing in the grid reads; with three pairs a roll, also an edge cell of a
@@ -286,33 +282,17 @@ def _backward_bulk(values: FloatArray, lo: int, md: int, p: FloatArray, costs: l
     inter = plan.inter
     inter[:, plan.edge_at[0], plan.edge_at[1]] = values[plan.edge_a, plan.edge_d].T
     fixed = values[plan.fix_a, plan.fix_d].T.tolist() if len(plan.fix_a) else [[]] * len(costs)
-    # The roll reversed, a tap per slice of the row before (the slices stand P apart).  Each cell is the sum of its
-    # P + 1 products added one at a time in that order, each operation rounded on its own (not by np.correlate,
-    # whose dot product BLAS rounds differently on different processors: see riskmath.odds._ordered), then the cost.
-    first, *taps = [np.array(tap) for tap in p[::-1]]  # (0-d arrays: a ufunc takes them faster than floats)
-    multiply, add = np.multiply, np.add
+    # The roll reversed (as np.convolve passes it to np.correlate), with P - 1 zeros between the taps.
+    taps = np.zeros(pairs * pairs + 1)
+    taps[::pairs] = p[::-1]
+    correlate = np.correlate
     for x, cost in enumerate(costs):
         fix_values = fixed[x]
-        if pairs == 2:  # the classic dice, unrolled
-            second, third = taps
-            for before, (middle, last), product, into, row, fix in plan.rows[x]:
-                multiply(before, first, into)
-                multiply(middle, second, product)
-                add(into, product, into)
-                multiply(last, third, product)
-                add(into, product, into)
-                if cost:  # a cost of 0 is not added (the same floats)
-                    into += cost
-                for at, i in fix:
-                    row[at] = fix_values[i]
-            continue
-        for before, later, product, into, row, fix in plan.rows[x]:
-            multiply(before, first, into)
-            for piece, tap in zip(later, taps, strict=True):
-                multiply(piece, tap, product)
-                add(into, product, into)
-            if cost:
-                into += cost
+        for before, into, row, fix in plan.rows[x]:
+            out = correlate(before, taps, "valid")
+            if cost:  # a cost of 0 is not added (the same floats)
+                out += cost
+            into[...] = out
             for at, i in fix:
                 row[at] = fix_values[i]
     for rows, columns, views in plan.readback:

@@ -1,19 +1,23 @@
 """Convolutions in a fixed order of operations: the same floats on every machine (private module).
 
-:func:`numpy.convolve` and :func:`numpy.correlate` take each output as a dot
-product of float64s, which NumPy hands to BLAS (``ddot``).  OpenBLAS picks a
-kernel for the processor at run time, and its kernels round differently (some
-fuse a product into the running sum, some add in SIMD lanes), so the last
-bits of a convolution depended on the machine: with the same NumPy 2.4 wheel,
-the chance outcomes of battles and the tables of long blitzes differed
-between OpenBLAS's Haswell and SkylakeX kernels (``OPENBLAS_CORETYPE``), and
-a seeded game draws from those tables.  Here every product is rounded on its
-own and the products are added one at a time, each output's in the order of
-increasing index of the longer input, with NumPy's element-wise ``multiply``
-and ``add``, which round every operation once on any IEEE machine.  For a
-short kernel that is the order of a dot product without fused products
-(OpenBLAS's SkylakeX kernel gives the same floats); ``tests/test_ordered.py``
-holds the functions to plain Python arithmetic, number for number.
+:func:`numpy.convolve` takes each output as a dot product of float64s, which
+NumPy hands to BLAS (``ddot``, with the kernel reversed: a strided dot).
+OpenBLAS picks a kernel for the processor at run time, and its kernels add
+in orders of their own, so the last bits of a convolution depended on the
+machine: with the same NumPy 2.4 wheel, the distributions of battles of a
+hundred or more armies a side and the tables of long blitzes differed
+between OpenBLAS's Haswell, SkylakeX, Nehalem and Prescott kernels
+(``OPENBLAS_CORETYPE``), and a seeded game draws from those tables.  Here
+every product is rounded on its own and the products are added one at a
+time, each output's in the order of increasing index of the longer input,
+with NumPy's element-wise ``multiply`` and ``add``, which round every
+operation once on any IEEE machine: for a short kernel, the floats the
+Haswell kernel gave.  ``tests/test_ordered.py`` holds the functions to plain
+Python arithmetic, number for number, and the sweeps, tables and chance
+blocks to one digest under every OpenBLAS kernel the processor runs.  (The
+backward tables keep :func:`numpy.correlate`: a contiguous dot of a few taps,
+the same under every kernel tried, and a quarter faster; see
+``riskmath.odds._backward``.)
 """
 
 from __future__ import annotations
@@ -25,21 +29,10 @@ from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["convolve", "convolver", "self_convolve", "windows"]
+__all__ = ["convolve", "convolver", "self_convolve"]
 
 #: Rows of the outer product :func:`self_convolve` forms at a time (a block of this many times the input's length).
 _BLOCK = 64
-
-
-def windows(values: FloatArray, count: int, step: int, length: int) -> FloatArray:
-    """A read-only view of ``count`` slices of ``values``: ``values[i * step : i * step + length]`` as row ``i``.
-
-    ``values`` must be a contiguous 1-D array of float64 of at least
-    ``(count - 1) * step + length`` numbers (else ``TypeError``, from NumPy).
-    """
-    view: FloatArray = np.ndarray((count, length), np.float64, buffer=values, strides=(step * 8, 8))
-    view.flags.writeable = False
-    return view
 
 
 def convolve(a: FloatArray, v: FloatArray) -> FloatArray:
