@@ -464,7 +464,7 @@ class OddsAgent(BuiltIn):
         placer, due = pos.queue[0]
         if placer != me:
             return None  # a neutral's army: the fallback places it
-        owners, armies, neighbors, cap = pos.owner, pos.armies, game.neighbors, game.setup_cap
+        owners, armies, neighbors = pos.owner, pos.armies, game.neighbors
         combat = game.rules.combat
         grid = small_battles(combat)  # win_probability of up to 32 a side, read without a call
         small = len(grid)
@@ -473,7 +473,7 @@ class OddsAgent(BuiltIn):
         for t in game.alphabetical:
             if owners[t] != placer:
                 continue
-            space = cap - armies[t] if cap > armies[t] else 0  # (room(game, pos, t, setup=True), inline)
+            space = room(game, pos, t, setup=True)
             if not space:
                 continue
             able = -1  # the armies able to attack of the strongest rival neighbor (-1: none)
@@ -633,9 +633,8 @@ def _random_placement(state: GameState, rng: random.Random) -> PlaceArmies | Non
     """
     game, pos = state.game, state.position
     placer, due = pos.queue[0]
-    owners, armies, cap = pos.owner, pos.armies, game.setup_cap
-    # (room(game, pos, t, setup=True), inline: a call per territory was a third of this function's time)
-    runs = [(t, min(due, cap - armies[t] if cap > armies[t] else 0)) for t in range(len(owners)) if owners[t] == placer]
+    owners = pos.owner
+    runs = [(t, min(due, room(game, pos, t, setup=True))) for t in range(len(owners)) if owners[t] == placer]
     total = sum(most for _, most in runs if most > 0)
     if not total:
         return None
