@@ -224,7 +224,13 @@ def must_not_run(*args, **kwargs):
 
 @pytest.fixture
 def no_expensive_work(monkeypatch):
-    """Replace every expensive kernel of the odds layer, wherever it is imported, by one that fails the test."""
+    """Replace every expensive kernel of the odds layer, wherever it is imported, by one that fails the test.
+
+    The fixed grids of small battles that the agents' queries read (up to 64 a side, built once per process)
+    are built first: they are not work whose cost depends on the call, and without them the result depended on
+    the order the tests ran in (the chain below, run first in a process, failed).
+    """
+    win_probability(64, 64)
     for module, names in (
         (battles, ("forward_float", "forward_exact", "backward_float", "backward_exact")),
         (conquests, ("forward_columns", "forward_exact_from")),
