@@ -310,7 +310,7 @@ def _chain_win_probability(
         # The chain cannot do better than any of its battles fought with the whole stack (each is fought with
         # fewer, and odds grow with the attackers): a small stack against a huge territory anywhere on the path
         # is answered by that bound, as a small stack against a huge first territory was.
-        bound = min(win_probability(attackers, d, combat) for d in defenders)
+        bound = min(win_probability(attackers, d, combat) for d in set(defenders))
         if bound < _RESOLUTION:
             return bound
     if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
@@ -321,9 +321,19 @@ def _chain_win_probability(
         check_cost(
             lambda: f"chain_win_probability(attackers={shown(attackers)}, {describe_path(defenders)})", memory=growth
         )
-    force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
-    top = attackers  # force[k] is 0 for k > top: a stack never grows
-    for d in defenders[1:]:
+    # The force after a prefix of the path is remembered (agents try many paths that share their first
+    # territories with the same stack): the products pick up after the longest prefix known, so that every
+    # entry is formed as below, in the same order.
+    prefixes, n, start = battles.prefixes, len(defenders), 1
+    for k in range(n - 1, 1, -1):
+        known = prefixes.get((attackers, defenders[:k]))
+        if known is not None:
+            force, start = known, k
+            break
+    else:
+        force = battles.ending(defenders[0])[attackers]  # the first battle from a known start: a row, no product
+    top = attackers - start + 1  # force[k] is 0 for k > top: a stack never grows
+    for k in range(start, n):
         # One army stays behind in each capture; losses drop out.  The product is summed row by row in a fixed
         # order rather than by ``@``: BLAS kernels sum in an order of their own, which differs between processors,
         # and a last-bit difference flips the odds agent's ties (two pinned seeded games differed between machines).
@@ -331,11 +341,14 @@ def _chain_win_probability(
         # would add exact zeros after the others (the sum runs down the rows in order), so every entry is the
         # same to the last bit as the whole table's; the vector keeps its full length for the final sum, whose
         # pairwise order depends on the length.
-        force = np.add.reduce(force[1 : top + 1, None] * battles.ending(d)[:top, :top], axis=0)
+        force = np.add.reduce(force[1 : top + 1, None] * battles.ending(defenders[k])[:top, :top], axis=0)
         top -= 1
+        if len(prefixes) >= battles.prefixes_kept:
+            prefixes.clear()
+        prefixes[(attackers, defenders[: k + 1])] = force
     if len(force) <= battles.size:  # after a product: entries 0..top, padded with the zeros left out
-        force = np.concatenate((force, np.zeros(battles.size + 1 - len(force))))
-    return float(unit_interval(float(force.sum())))
+        force = np.concatenate((force, battles.zeros[: battles.size + 1 - len(force)]))
+    return float(unit_interval(float(np.add.reduce(force))))  # (``force.sum()``, without the method's wrapper)
 
 
 def _chain_sweeps(attackers: int, defenders: tuple[int, ...], combat: CombatRules) -> float:
@@ -384,6 +397,13 @@ class _Battles:
         self.kern = kernel(combat)
         self.by_defenders: list[np.ndarray] = [np.eye(size + 1)]
         self.by_defenders[0][0, 0] = 0.0  # no attackers left is a loss, not a win
+        # Chains' forces after a prefix of their path, by (attackers, prefix): see _chain_win_probability.  Each
+        # is at most ``size + 1`` floats; at most 4 MiB of them are kept, all dropped when full (and counted with
+        # the tables against ``_TABLES_BYTES``).
+        self.prefixes: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        self.prefixes_kept = max(4 * 2**20 // (8 * (size + 1)), 16)
+        self.zeros = np.zeros(size + 1)
+        self.zeros.flags.writeable = False
         self._growing = threading.Lock()
 
     def ending(self, d: int) -> np.ndarray:
@@ -396,8 +416,8 @@ class _Battles:
         return tables[d]
 
     def nbytes(self) -> int:
-        """The bytes of the tables built so far."""
-        return len(self.by_defenders) * (self.size + 1) ** 2 * 8
+        """The bytes of the tables built so far and of the chains' prefixes remembered."""
+        return (len(self.by_defenders) * (self.size + 1) + len(self.prefixes)) * (self.size + 1) * 8
 
     def growth(self, d: int) -> int:
         """The bytes that :meth:`ending` of ``d`` defenders would add."""
