@@ -93,9 +93,12 @@ def check_int(name: str, value: object, *, minimum: int | None = 0, maximum: int
     Accepts Python and NumPy integers; rejects ``bool``, floats (even ``3.0``),
     strings and anything outside ``[minimum, maximum]`` (``None``: no bound).
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if type(value) is int:  # the usual case, without the slower test against the abstract class
+        result = value
+    elif isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InvalidArgumentError(f"{name} must be an integer, got {shown(value)}")
-    result = int(value)
+    else:
+        result = int(value)
     if minimum is not None and result < minimum:
         raise InvalidArgumentError(f"{name} must be >= {shown(minimum)}, got {shown(result)}")
     if maximum is not None and result > maximum:
