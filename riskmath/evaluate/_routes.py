@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence, Set
-from functools import lru_cache
 
 __all__ = ["ROUTES_TRIED", "SEARCH_CACHE_SIZE", "SEARCH_LIMIT", "covers", "longest_paths", "shares"]
 
 SEARCH_LIMIT = 4000  # depth-first expansions per search
 ROUTES_TRIED = 6  # covering routes kept for comparison
-#: Searches remembered (least recently used dropped first): each entry holds at most ``ROUTES_TRIED`` paths
-#: of at most one territory each of the board, so the cache stays under a few MiB on any board of a few
-#: hundred territories.  The same searches come back turn after turn (about 80 % of them in odds-agent games).
+#: Searches remembered (all forgotten when full): each entry holds at most ``ROUTES_TRIED`` paths of at most
+#: one territory each of the board, so the memo stays under a few MiB on any board of a few hundred
+#: territories.  The same searches come back turn after turn (about 80 % of them in odds-agent games).
 SEARCH_CACHE_SIZE = 4096
 
 Path = tuple[int, ...]
@@ -25,31 +25,51 @@ def longest_paths(nbrs: Sequence[Sequence[int]], targets: set[int], starts: Sequ
     when one exists; stops after ``SEARCH_LIMIT`` expansions.  The search is
     deterministic, so its answers for a board given as a tuple of tuples (as
     :attr:`riskmath.Game.neighbors` is) are remembered, up to
-    ``SEARCH_CACHE_SIZE`` of them.
+    ``SEARCH_CACHE_SIZE`` of them (all forgotten when full).
     """
-    if isinstance(nbrs, tuple):
-        return list(_remembered(nbrs, frozenset(targets), tuple(starts)))
-    return _search(nbrs, targets, starts)
-
-
-@lru_cache(maxsize=SEARCH_CACHE_SIZE)
-def _remembered(
-    nbrs: tuple[tuple[int, ...], ...], targets: frozenset[int], starts: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    return tuple(_search(nbrs, targets, starts))
+    board = _board(nbrs)
+    if board is None:
+        return _search(nbrs, targets, starts)
+    key = (board[3], frozenset(targets), tuple(starts))
+    found = _SEARCHES.get(key)
+    if found is None:
+        if len(_SEARCHES) >= SEARCH_CACHE_SIZE:
+            _SEARCHES.clear()
+        found = _SEARCHES[key] = tuple(_search(nbrs, targets, starts))
+    return list(found)
 
 
 #: Boards whose adjacency bit masks :func:`_search` has made (by id, with the board kept to check it; all
-#: forgotten when full): a board is a few dozen ints.
-_MASKS: dict[int, tuple[Sequence[Sequence[int]], list[int], frozenset[int]]] = {}
+#: forgotten when full): a board is a few dozen ints.  Each has a number of its own, never reused, that the
+#: remembered searches are filed under (hashing the board itself, a tuple of tuples, cost more than a search's
+#: lookup).
+_MASKS: dict[int, tuple[Sequence[Sequence[int]], list[int], frozenset[int], int]] = {}
 _MASKS_KEPT = 64
+_NUMBERS = itertools.count()
+_SEARCHES: dict[tuple[int, frozenset[int], tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+
+
+def _board(nbrs: Sequence[Sequence[int]]) -> tuple[Sequence[Sequence[int]], list[int], frozenset[int], int] | None:
+    """The masks of a board given as a tuple of tuples (made once and kept), or None for any other board."""
+    found = _MASKS.get(id(nbrs))
+    if found is not None and found[0] is nbrs:
+        return found
+    if not (isinstance(nbrs, tuple) and all(type(row) is tuple for row in nbrs)):  # (lists may change)
+        return None
+    adjacent, twice = _made_masks(nbrs)
+    if len(_MASKS) >= _MASKS_KEPT:
+        _MASKS.clear()
+    found = _MASKS[id(nbrs)] = (nbrs, adjacent, twice, next(_NUMBERS))
+    return found
 
 
 def _masks(nbrs: Sequence[Sequence[int]]) -> tuple[list[int], frozenset[int]]:
     """Each territory's neighbors as a bit mask, and the territories that list a neighbor twice."""
-    found = _MASKS.get(id(nbrs))
-    if found is not None and found[0] is nbrs:
-        return found[1], found[2]
+    board = _board(nbrs)
+    return (board[1], board[2]) if board is not None else _made_masks(nbrs)
+
+
+def _made_masks(nbrs: Sequence[Sequence[int]]) -> tuple[list[int], frozenset[int]]:
     adjacent = [0] * len(nbrs)
     twice = []
     for u, row in enumerate(nbrs):
@@ -57,10 +77,6 @@ def _masks(nbrs: Sequence[Sequence[int]]) -> tuple[list[int], frozenset[int]]:
             adjacent[u] |= 1 << v
         if len(set(row)) != len(row):
             twice.append(u)
-    if isinstance(nbrs, tuple) and all(type(row) is tuple for row in nbrs):  # (lists may change: made afresh)
-        if len(_MASKS) >= _MASKS_KEPT:
-            _MASKS.clear()
-        _MASKS[id(nbrs)] = (nbrs, adjacent, frozenset(twice))
     return adjacent, frozenset(twice)
 
 
@@ -96,7 +112,12 @@ def _search(
         if best_len == total and len(best) >= ROUTES_TRIED:
             return True
         f = free  # Warnsdorff's rule: the neighbors with the fewest free neighbors first
-        if counting:
+        reach = adjacent[t] & f
+        if not reach:  # a dead end (most expansions): nothing to rank
+            return False
+        if not reach & (reach - 1) and not twice:  # one way on (listed once: no row lists a neighbor twice)
+            ranked = [(0, reach.bit_length() - 1)]
+        elif counting:
             ranked = sorted([(sum(f >> v & 1 for v in nbrs[u]), u) for u in nbrs[t] if f >> u & 1])
         else:
             ranked = sorted([((adjacent[u] & f).bit_count(), u) for u in nbrs[t] if f >> u & 1])

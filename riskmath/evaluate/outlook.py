@@ -236,8 +236,14 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
 def _source(state: GameState, player: int, first: int) -> int:
     """The territory of ``player`` next to ``first`` with the most armies (lowest id on ties)."""
     owners, armies = owners_and_armies(state)
-    mine = [u for u in state.game.neighbors[first] if owners[u] == player]
-    return max(sorted(mine), key=armies.__getitem__)
+    return _source_of(state.game.neighbors, owners, armies, player, first)
+
+
+def _source_of(
+    nbrs: Sequence[Sequence[int]], owners: Sequence[int], armies: Sequence[int], player: int, first: int
+) -> int:
+    """:func:`_source` from the board's neighbors and the position's lists."""
+    return max(sorted([u for u in nbrs[first] if owners[u] == player]), key=armies.__getitem__)
 
 
 class ContinentPlan:
@@ -378,7 +384,7 @@ def plan_continent_above(
             components.append(game.board.component(t, enemy))
 
     def strength(t: int) -> int:  # the strongest stack of the player next to t (0: none)
-        return max((stacks[u] for u in nbrs[t] if owners[u] == player), default=0)
+        return max([stacks[u] for u in nbrs[t] if owners[u] == player], default=0)
 
     candidates = [covers(nbrs, component, strength) for component in components]
     if not all(candidates):
@@ -420,20 +426,25 @@ def _evaluate_routes(
     its other paths are computed.  The product is formed in the same order
     either way.)
     """
-    stacks = owners_and_armies(state)[1]
+    owners, stacks = owners_and_armies(state)
     if known is None:
         known = {}
     for path in paths:
         if path not in known:
             defenders = tuple([stacks[t] for t in path])
-            known[path] = (sum(defenders), _source(state, player, path[0]), defenders)
+            source = _source_of(state.game.neighbors, owners, stacks, player, path[0])
+            known[path] = (sum(defenders), source, defenders)
     weights = [known[path][0] for path in paths]
     sources = [known[path][1] for path in paths]
     placed = shares(armies, weights)
     attackers = []
+    alone = len(set(sources)) == len(sources)  # (the usual case: each path from a stack of its own)
     for k, source in enumerate(sources):
-        sharing = [j for j, s in enumerate(sources) if s == source]
-        own = shares(stacks[source] - 1, [weights[j] for j in sharing])[sharing.index(k)]
+        if alone:  # what ``shares`` gives for one weight: all of it, or nothing
+            own = stacks[source] - 1 if stacks[source] > 1 and weights[k] != 0 else 0
+        else:
+            sharing = [j for j, s in enumerate(sources) if s == source]
+            own = shares(stacks[source] - 1, [weights[j] for j in sharing])[sharing.index(k)]
         attackers.append(own + placed[k])
     combat = state.game.rules.combat
     probability = 1.0
@@ -497,7 +508,10 @@ def hold_probability(state: GameState, player: int, continent: str) -> float:
 
 def kept_probability(members: Sequence[int], falls: Sequence[float]) -> float:
     """:func:`hold_probability` of a held continent from the territories' fall probabilities."""
-    return float(np.prod([1.0 - falls[t] for t in members]))
+    kept = 1.0
+    for t in members:  # in order, each product rounded once: what ``np.prod`` gives, without its call overhead
+        kept *= 1.0 - falls[t]
+    return float(kept)
 
 
 def _at_hand(state: GameState, player: int) -> int:
