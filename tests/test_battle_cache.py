@@ -142,6 +142,76 @@ def test_agent_chain_odds_from_the_memo_equal_a_computation(attackers, defenders
     assert first == _odds_grids._chain_win_probability.__wrapped__(attackers, tuple(defenders), combat)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    attackers=st.integers(2, 70),
+    path=st.lists(st.integers(0, 9), min_size=2, max_size=7),
+    rules=st.one_of(st.none(), combat_rules),
+    order=st.randoms(use_true_random=False),
+)
+def test_chains_resumed_from_a_remembered_prefix_equal_chains_computed_whole(attackers, path, rules, order):
+    # The agents ask many paths that start alike: a chain picks up from the force after the longest prefix of
+    # its path already computed with the same stack.  Every prefix, asked in a random order (so that some
+    # resume and some do not), must equal the same chain computed with nothing remembered, to the last bit.
+    combat = rules if rules is not None else rm.CombatRules()
+    compute = _odds_grids._chain_win_probability.__wrapped__
+    tables = _odds_grids._battles(combat, _odds_grids._size(attackers))
+    prefixes = [tuple(path[:k]) for k in range(2, len(path) + 1)]
+    order.shuffle(prefixes)
+    resumed = {p: compute(attackers, p, combat) for p in prefixes}
+    whole = {}
+    for p in prefixes:
+        tables.prefixes.clear()
+        whole[p] = compute(attackers, p, combat)
+    assert resumed == whole
+
+
+def test_the_remembered_prefixes_are_bounded_and_counted(monkeypatch):
+    tables = _odds_grids._battles(CombatRules(), 64)
+    compute = _odds_grids._chain_win_probability.__wrapped__
+    expected = compute(30, (2, 3, 1, 2, 4), CombatRules())
+    monkeypatch.setattr(tables, "prefixes_kept", 2)  # dropped when full, and the answers stay the same
+    for _ in range(3):
+        assert compute(30, (2, 3, 1, 2, 4), CombatRules()) == expected
+        assert len(tables.prefixes) <= 2
+    before = tables.nbytes()
+    tables.prefixes[(999, (1, 2))] = np.zeros(65)
+    assert tables.nbytes() - before == 65 * 8  # counted with the tables against their budget
+    del tables.prefixes[(999, (1, 2))]
+
+
+def _reference_search(nbrs, targets, starts):
+    """The route search as ``longest_paths`` states it, in plain Python with sets (no masks, no shortcuts)."""
+    best, best_len, budget, total = [], 0, _routes.SEARCH_LIMIT, len(targets)
+
+    def extend(path, free):
+        nonlocal best_len, budget
+        budget -= 1
+        if len(path) > best_len:
+            best_len, best[:] = len(path), [tuple(path)]
+        elif len(path) == best_len and len(best) < _routes.ROUTES_TRIED:
+            best.append(tuple(path))
+        if best_len == total and len(best) >= _routes.ROUTES_TRIED:
+            return True
+        ranked = sorted((sum(v in free for v in nbrs[u]), u) for u in nbrs[path[-1]] if u in free)
+        for _, u in ranked:
+            if budget <= 0:
+                return True
+            free.remove(u)
+            path.append(u)
+            done = extend(path, free)
+            path.pop()
+            free.add(u)
+            if done:
+                return True
+        return False
+
+    for start in starts:
+        if extend([start], set(targets) - {start}) or budget <= 0:
+            break
+    return best
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_remembered_route_searches_equal_fresh_ones(data):
@@ -303,6 +373,7 @@ def test_the_bit_mask_search_finds_what_the_counting_search_finds(nbrs, data):
         targets.add(data.draw(st.sampled_from(rim)))
     starts = data.draw(st.lists(st.sampled_from(sorted(targets)), min_size=1, max_size=len(targets), unique=True))
     assert _routes._search(nbrs, targets, starts) == _routes._search(nbrs, targets, starts, counting=True)
+    assert _routes._search(nbrs, targets, starts) == _reference_search(nbrs, targets, starts)
 
 
 def test_a_neighbor_listed_twice_counts_twice_in_the_search():
@@ -310,6 +381,10 @@ def test_a_neighbor_listed_twice_counts_twice_in_the_search():
     # 2 has none either way, so both searches agree; the counting search is the one taken.
     nbrs = ((1,), (0, 2), (1, 1))
     assert _routes._search(nbrs, {0, 1, 2}, [0]) == _routes._search(nbrs, {0, 1, 2}, [0], counting=True) == [(0, 1, 2)]
+    # 1 listed twice by 0: the one way on from 0 is tried twice (as the plain search does), not once
+    nbrs = ((1, 1, 2), (0, 0, 2), (0, 1))
+    for starts in ([0], [1], [2, 0]):
+        assert _routes._search(nbrs, {0, 1, 2}, starts) == _reference_search(nbrs, {0, 1, 2}, starts)
 
 
 def test_battles_of_the_same_arguments_are_equal():
