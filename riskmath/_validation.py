@@ -171,6 +171,8 @@ def is_sequence(value: object) -> TypeGuard[Sequence[Any]]:
 
     A dict is sized and indexable but its order is its keys', so ``{0: 5, 1: 5}`` would be read as ``[0, 1]``.
     """
+    if type(value) is tuple or type(value) is list:  # the usual case, without the slower test against Mapping
+        return True
     if isinstance(value, (str, bytes, Mapping)):
         return False
     if getattr(value, "ndim", 1) != 1:

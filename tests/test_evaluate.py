@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pandas as pd
 import pytest
 from game_helpers import build, tiny_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import riskmath as rm
 from riskmath.errors import InvalidArgumentError
@@ -15,6 +18,7 @@ from riskmath.evaluate import (
     chain_win_probability,
     continent_outlook,
     hold_probability,
+    outlook,
     plan_continent,
     position_value,
     reinforcement_outlook,
@@ -309,3 +313,28 @@ def test_an_exact_integer_split_gives_the_extra_armies_to_the_first_on_ties():
     from riskmath.evaluate._routes import shares
 
     assert shares(2**53, [1, 1, 1]) == [3002399751580331, 3002399751580331, 3002399751580330]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    owners=st.lists(st.integers(0, 2), min_size=42, max_size=42),
+    armies=st.lists(st.integers(1, 4), min_size=42, max_size=42),  # few values: many ties
+    first=st.integers(0, 41),
+)
+def test_a_route_starts_from_the_biggest_neighboring_stack_lowest_id_on_ties(owners, armies, first):
+    nbrs = rm.Game(3).neighbors
+    mine = [u for u in nbrs[first] if owners[u] == 0]
+    if not mine:
+        with pytest.raises(ValueError, match="no territory next to"):
+            outlook._source_of(nbrs, owners, armies, 0, first)
+        return
+    assert outlook._source_of(nbrs, owners, armies, 0, first) == max(sorted(mine), key=armies.__getitem__)
+
+
+@settings(max_examples=200, deadline=None)
+@given(falls=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=60), data=st.data())
+def test_kept_probability_multiplies_in_order_as_numpy_does(falls, data):
+    members = data.draw(st.lists(st.integers(0, len(falls) - 1), max_size=len(falls)))
+    kept = outlook.kept_probability(members, falls)
+    assert kept == float(np.prod([1.0 - falls[t] for t in members]))  # the same float, not just close
+    assert outlook.kept_probability(members, np.array(falls)) == kept

@@ -243,7 +243,13 @@ def _source_of(
     nbrs: Sequence[Sequence[int]], owners: Sequence[int], armies: Sequence[int], player: int, first: int
 ) -> int:
     """:func:`_source` from the board's neighbors and the position's lists."""
-    return max(sorted([u for u in nbrs[first] if owners[u] == player]), key=armies.__getitem__)
+    best, most = -1, -1
+    for u in nbrs[first]:
+        if owners[u] == player and (armies[u] > most or (armies[u] == most and u < best)):
+            best, most = u, armies[u]
+    if best < 0:
+        raise ValueError(f"player {player} has no territory next to {first}")
+    return best
 
 
 class ContinentPlan:
