@@ -139,7 +139,7 @@ def test_agent_chain_odds_from_the_memo_equal_a_computation(attackers, defenders
     combat = rules if rules is not None else rm.CombatRules()
     first = _odds_grids.chain_win_probability(attackers, tuple(defenders), rules)
     assert _odds_grids.chain_win_probability(attackers, tuple(defenders), rules) == first
-    assert first == _odds_grids._chain_win_probability.__wrapped__(attackers, tuple(defenders), combat)
+    assert first == _odds_grids._chain_win_probability(attackers, tuple(defenders), combat)
 
 
 @settings(max_examples=60, deadline=None)
@@ -154,7 +154,7 @@ def test_chains_resumed_from_a_remembered_prefix_equal_chains_computed_whole(att
     # its path already computed with the same stack.  Every prefix, asked in a random order (so that some
     # resume and some do not), must equal the same chain computed with nothing remembered, to the last bit.
     combat = rules if rules is not None else rm.CombatRules()
-    compute = _odds_grids._chain_win_probability.__wrapped__
+    compute = _odds_grids._chain_win_probability
     tables = _odds_grids._battles(combat, _odds_grids._size(attackers))
     prefixes = [tuple(path[:k]) for k in range(2, len(path) + 1)]
     order.shuffle(prefixes)
@@ -168,7 +168,7 @@ def test_chains_resumed_from_a_remembered_prefix_equal_chains_computed_whole(att
 
 def test_the_remembered_prefixes_are_bounded_and_counted(monkeypatch):
     tables = _odds_grids._battles(CombatRules(), 64)
-    compute = _odds_grids._chain_win_probability.__wrapped__
+    compute = _odds_grids._chain_win_probability
     expected = compute(30, (2, 3, 1, 2, 4), CombatRules())
     monkeypatch.setattr(tables, "prefixes_kept", 2)  # dropped when full, and the answers stay the same
     for _ in range(3):
@@ -301,7 +301,7 @@ def test_chain_tables_are_refused_past_the_memory_limit_and_kept_within_their_bu
     monkeypatch.setattr(_odds_grids, "_TABLES_BYTES", 4 * 2**20)
     for sides in range(3, 9):
         variant = CombatRules(attacker_sides=sides, defender_sides=sides)
-        p = _odds_grids._chain_win_probability.__wrapped__(60, (30, 20), variant)
+        p = _odds_grids._chain_win_probability(60, (30, 20), variant)
         assert p == pytest.approx(float(rm.conquest(60, [30, 20], rules=variant).win_probability), abs=1e-12)
         kept = list(_odds_grids._TABLES.values())
         assert kept[-1].kern.rules == variant  # the table just grown is kept, the most recent

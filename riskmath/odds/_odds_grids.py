@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -288,21 +287,25 @@ def chain_success(attackers: int, defenders: tuple[int, ...], rules: object = No
     return chain_win_probability(attackers, defenders, rules)
 
 
-@lru_cache(maxsize=65536)
 def _chain_win_probability(
     attackers: int, defenders: tuple[int, ...], combat: CombatRules, scaled: bool = False
 ) -> float:
-    """:func:`chain_win_probability` of checked arguments; recursion a few calls deep at most (``scaled``: no more)."""
+    """:func:`chain_win_probability` of checked arguments; recursion a few calls deep at most (``scaled``: no more).
+
+    Not memoized here: :func:`chain_win_probability` remembers its answers (a least-recently-used cache here as
+    well hashed the combat rules on every call and was hit by about one call in two thousand).
+    """
     if attackers < len(defenders):  # each territory taken keeps one army: the stack runs out before the end
         return 0.0
     if len(defenders) == 1:
         return win_probability(attackers, defenders[0], combat)
-    plenty = _plenty(sum(defenders))
+    whole = sum(defenders)
+    plenty = _plenty(whole)
     if attackers > plenty:
         p = _chain_win_probability(plenty, defenders, combat, scaled)  # cannot come back here: attackers is plenty now
         if 1.0 - p < _RESOLUTION:
             return p
-    total = max(attackers, sum(defenders))
+    total = max(attackers, whole)
     if total > _LARGEST and not scaled:  # an estimate, as in win_probability: the chain scaled down, once
         small = _scaled_down((attackers, *defenders), total)
         if small[0] >= len(defenders):  # else the armies kept behind would not scale: computed as it is below
@@ -313,10 +316,11 @@ def _chain_win_probability(
         bound = min(win_probability(attackers, d, combat) for d in set(defenders))
         if bound < _RESOLUTION:
             return bound
-    if attackers > _MATRIX_LIMIT or max(defenders) > _MATRIX_LIMIT:
+    most = max(defenders)
+    if attackers > _MATRIX_LIMIT or most > _MATRIX_LIMIT:
         return _chain_sweeps(attackers, defenders, combat)
     battles = _battles(combat, _size(attackers))
-    growth = battles.growth(max(defenders))
+    growth = battles.growth(most)
     if growth:
         check_cost(
             lambda: f"chain_win_probability(attackers={shown(attackers)}, {describe_path(defenders)})", memory=growth
