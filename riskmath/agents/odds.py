@@ -345,10 +345,10 @@ class OddsAgent(BuiltIn):
         grid = small_battles(combat)  # win_probability of up to 32 a side, read without a call
         small = len(grid)
         best: tuple[float, int, int] | None = None
-        for t, owner in enumerate(owners):
-            if owner != me or armies[t] < 2:
+        for t, (owner, stack) in enumerate(zip(owners, armies, strict=True)):
+            if owner != me or stack < 2:
                 continue
-            able = armies[t] - 1
+            able = stack - 1
             row = grid[able - 1] if able <= small else None
             for u in neighbors[t]:
                 if owners[u] != me:
@@ -413,16 +413,24 @@ class OddsAgent(BuiltIn):
         owners, armies = owners_and_armies(state)
         pos = state.position
         mine = own_territories(pos)
-        falls = fall_probabilities(state, False, only=mine)
-        best: tuple[tuple[float, int], Fortify] | None = None
         regions: dict[int, list[int]] = {}  # the groups of joined own territories, searched once each
-        for source in sorted(mine):
-            if armies[source] < 2 or any(is_enemy(me, owners[u]) for u in game.neighbors[source]):
-                continue
-            # Where Rules.fortify lets the armies go; unlike fortification_targets (legal_actions), regardless of
-            # Position.moved (Experts) and of the cap: such a move is refused and the phase ends (see _fallback).
-            for target in fortification_reach(game, pos, source, mine, regions):
-                if target in mine and falls[target] > 0.0:
+        # Where Rules.fortify lets the armies of each interior stack go; unlike fortification_targets
+        # (legal_actions), regardless of Position.moved (Experts) and of the cap: such a move is refused and the
+        # phase ends (see _fallback).  The fall chances are computed for those targets only (each territory's
+        # on its own, so the same floats as for all of them): about two interior stacks a turn reach a few.
+        moves = [
+            (source, [t for t in fortification_reach(game, pos, source, mine, regions) if t in mine])
+            for source in sorted(mine)
+            if armies[source] >= 2 and not any(is_enemy(me, owners[u]) for u in game.neighbors[source])
+        ]
+        targets = {t for _, reach in moves for t in reach}
+        if not targets:
+            return EndPhase()
+        falls = fall_probabilities(state, False, only=targets)
+        best: tuple[tuple[float, int], Fortify] | None = None
+        for source, reach in moves:
+            for target in reach:
+                if falls[target] > 0.0:
                     key = (falls[target], armies[source])
                     if best is None or key > best[0]:
                         names = game.board.territories
