@@ -200,3 +200,30 @@ def test_captured_distribution_floats_are_relatively_accurate(attackers, path, l
 def test_captured_distribution_of_a_long_shot():
     exact = rm.conquest(20, [1], exact=True).captured_distribution[0]
     assert rm.conquest(20, [1]).captured_distribution[0] == pytest.approx(float(exact), rel=1e-14)
+
+
+def test_conquests_of_the_same_arguments_are_equal():
+    # As battles: the numbers are determined by the arguments, so a conquest compares (and hashes) by them.
+    first = rm.conquest(8, [2, 3])
+    same = [
+        rm.conquest(8, (2, 3)),
+        rm.conquest(8, [2, 3], rules=rm.CombatRules()),
+        rm.conquest(8, [2, 3], leave=[1, 7]),
+    ]
+    for other in same:  # (the last territory's leave is not used: the stack stops there)
+        assert other == first
+        assert hash(other) == hash(first)
+        assert other.win_probability == first.win_probability
+    assert len({first, *same}) == 1
+    different = [
+        rm.conquest(9, [2, 3]),
+        rm.conquest(8, [3, 2]),
+        rm.conquest(8, [2, 3, 1]),
+        rm.conquest(8, [2, 3], leave=[2, 1]),
+        rm.conquest(8, [2, 3], exact=True),
+        rm.conquest(8, [2, 3], rules=rm.CombatRules.three_defender_dice()),
+    ]
+    for other in different:
+        assert other != first
+    assert first != rm.battle(8, 2)
+    assert first.__eq__(object()) is NotImplemented

@@ -338,6 +338,20 @@ class Conquest:
 
         return render(self)
 
+    def __eq__(self, other: object) -> bool:
+        """Conquests of the same arguments are equal (their numbers are determined by them): the attackers, the
+        path, the armies left behind in each capture but the last (which is not used), ``exact`` and the combat
+        rules (``rules=None`` is the classic rules), as for :class:`~riskmath.Battle`."""
+        if not isinstance(other, Conquest):
+            return NotImplemented
+        return self._arguments() == other._arguments()
+
+    def __hash__(self) -> int:
+        return hash(self._arguments())
+
+    def _arguments(self) -> tuple[int, tuple[int, ...], tuple[int, ...], bool, CombatRules]:
+        return (self.attackers, tuple(self.defenders), tuple(self.leave[:-1]), self.exact, self.rules)
+
     def __repr__(self) -> str:
         path = list(self.defenders)
         options = [] if set(self.leave) == {1} else [f"leave={list(self.leave)}"]
