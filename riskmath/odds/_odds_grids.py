@@ -347,6 +347,7 @@ def _chain_win_probability(
         # pairwise order depends on the length.
         force = np.add.reduce(force[1 : top + 1, None] * battles.ending(defenders[k])[:top, :top], axis=0)
         top -= 1
+        force.flags.writeable = False  # (kept and shared: never changed in place)
         if len(prefixes) >= battles.prefixes_kept:
             prefixes.clear()
         prefixes[(attackers, defenders[: k + 1])] = force
