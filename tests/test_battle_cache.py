@@ -400,3 +400,33 @@ def test_battles_of_the_same_arguments_are_equal():
     assert first != (5, 5)
     clear_battle_cache()
     assert rm.battle(5, 5) == first  # computed again: equal all the same
+
+
+def test_chains_resumed_in_threads_equal_chains_computed_alone(monkeypatch):
+    # Threads share the remembered prefixes (and clear them when full: a bound of 8 here, so that they do
+    # often): every answer must still be the chain computed alone, to the last bit.
+    combat = CombatRules(attacker_sides=7, defender_sides=7)  # (a variant of its own: nothing remembered before)
+    compute = _odds_grids._chain_win_probability
+    rng = random.Random(5)
+    bases = [tuple(rng.randint(0, 6) for _ in range(6)) for _ in range(5)]
+    paths = [(attackers, base[:k]) for attackers in (30, 45) for base in bases for k in range(2, 7)]
+    rng.shuffle(paths)  # (every prefix of five paths with two stacks: most chains can resume from another)
+    tables = _odds_grids._battles(combat, 64)
+    expected = {}
+    for attackers, path in paths:
+        tables.prefixes.clear()
+        expected[(attackers, path)] = compute(attackers, path, combat)
+    monkeypatch.setattr(tables, "prefixes_kept", 8)
+    seen, failures = [], []
+
+    def ask(offset):
+        try:
+            for attackers, path in paths[offset:] + paths[:offset]:
+                seen.append(((attackers, path), compute(attackers, path, combat)))
+        except Exception as error:  # (a thread's exception would not fail the test by itself)
+            failures.append(error)
+
+    in_threads(ask, [(k * 7,) for k in range(4)])
+    assert failures == []
+    assert len(seen) == 4 * len(paths)
+    assert all(value == expected[key] for key, value in seen)
