@@ -326,9 +326,9 @@ def test_a_route_starts_from_the_biggest_neighboring_stack_lowest_id_on_ties(own
     mine = [u for u in nbrs[first] if owners[u] == 0]
     if not mine:
         with pytest.raises(ValueError, match="no territory next to"):
-            outlook._source_of(nbrs, owners, armies, 0, first)
+            outlook._source(nbrs, owners, armies, 0, first)
         return
-    assert outlook._source_of(nbrs, owners, armies, 0, first) == max(sorted(mine), key=armies.__getitem__)
+    assert outlook._source(nbrs, owners, armies, 0, first) == max(sorted(mine), key=armies.__getitem__)
 
 
 @settings(max_examples=200, deadline=None)

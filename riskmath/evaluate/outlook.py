@@ -233,16 +233,10 @@ def reinforcement_outlook(state: GameState) -> pd.DataFrame:
 
 
 # -- continents ---------------------------------------------------------------------
-def _source(state: GameState, player: int, first: int) -> int:
-    """The territory of ``player`` next to ``first`` with the most armies (lowest id on ties)."""
-    owners, armies = owners_and_armies(state)
-    return _source_of(state.game.neighbors, owners, armies, player, first)
-
-
-def _source_of(
+def _source(
     nbrs: Sequence[Sequence[int]], owners: Sequence[int], armies: Sequence[int], player: int, first: int
 ) -> int:
-    """:func:`_source` from the board's neighbors and the position's lists."""
+    """The territory of ``player`` next to ``first`` with the most armies (lowest id on ties)."""
     best, most = -1, -1
     for u in nbrs[first]:
         if owners[u] == player and (armies[u] > most or (armies[u] == most and u < best)):
@@ -438,7 +432,7 @@ def _evaluate_routes(
     for path in paths:
         if path not in known:
             defenders = tuple([stacks[t] for t in path])
-            source = _source_of(state.game.neighbors, owners, stacks, player, path[0])
+            source = _source(state.game.neighbors, owners, stacks, player, path[0])
             known[path] = (sum(defenders), source, defenders)
     weights = [known[path][0] for path in paths]
     sources = [known[path][1] for path in paths]
