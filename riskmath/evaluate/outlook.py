@@ -440,8 +440,8 @@ def _evaluate_routes(
     attackers = []
     alone = len(set(sources)) == len(sources)  # (the usual case: each path from a stack of its own)
     for k, source in enumerate(sources):
-        if alone:  # what ``shares`` gives for one weight: all of it, or nothing
-            own = stacks[source] - 1 if stacks[source] > 1 and weights[k] != 0 else 0
+        if alone:  # the stack's armies go to this path alone (no list of sharers to build)
+            own = shares(stacks[source] - 1, [weights[k]])[0]
         else:
             sharing = [j for j, s in enumerate(sources) if s == source]
             own = shares(stacks[source] - 1, [weights[j] for j in sharing])[sharing.index(k)]
