@@ -191,6 +191,18 @@ def test_simulate(capsys, tmp_path):
     assert len(out.read_text().splitlines()) == 5
 
 
+def test_simulate_with_one_agent_name_seats_it_everywhere(capsys):
+    # ``--agents odds`` once asked for "one agent per player"; ``outlook --agents`` and simulate() take one name
+    # for every seat, and so does the verb now: the same games as the name written out for each seat.
+    argv = ("simulate", "--players", "3", "--games", "3", "--max-turns", "60", "--seed", "7", "--agents")
+    status, once, _ = run(capsys, *argv, "aggressive")
+    assert status == 0
+    status, listed, _ = run(capsys, *argv, "aggressive,aggressive,aggressive")
+    assert status == 0
+    assert once == listed
+    assert "aggressive" in once
+
+
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [

@@ -202,7 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_limit_options(sim)
     sim.add_argument("--players", type=_count, default=4)
     sim.add_argument(
-        "--agents", required=True, help="comma-separated, one per seat: random, aggressive, odds, search, planner"
+        "--agents",
+        required=True,
+        help="one agent for every seat, or comma-separated, one per seat: random, aggressive, odds, search, planner",
     )
     sim.add_argument("--games", type=_count, default=100)
     sim.add_argument(

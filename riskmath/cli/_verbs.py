@@ -212,8 +212,10 @@ def _simulate(args: argparse.Namespace) -> str:
     from riskmath.sim.simulation import simulate
 
     names = [name.strip() for name in args.agents.split(",")]
-    agents = [make_agent(name) for name in names]
     game = Game(args.players, Rules.preset(args.preset), max_turns=args.max_turns)
+    if len(names) == 1:  # one name: that agent in every seat (as ``outlook --agents`` and simulate() take it)
+        names *= game.players
+    agents = [make_agent(name) for name in names]
     out = check_out(args.out) if args.out else None
     columns = ["seed", "winner", "draw", "turns"]
     columns += [f"{kind}_{seat}" for seat in range(game.players) for kind in ("territories", "armies")]
