@@ -196,6 +196,8 @@ class TestBadInput:
             ((3, 2), {"stop_at": -2}, rm.InvalidArgumentError, "stop_at must be >= 0, got -2"),
             ((3, 2), {"exact": "yes"}, rm.InvalidArgumentError, "exact must be True or False, got 'yes'"),
             ((3, 2), {"rules": "classic"}, rm.InvalidArgumentError, "rules must be a CombatRules"),
+            # an edition's name: the message says how to get its dice
+            ((3, 2), {"rules": "risiko"}, rm.InvalidArgumentError, r"pass riskmath\.Rules\.preset\(name\)"),
         ],
     )
     def test_battle_rejects(self, args, kwargs, error, fragment):

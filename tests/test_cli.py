@@ -63,6 +63,37 @@ def test_odds_json_exact_and_variant(capsys):
     assert json.loads(out)["win_probability"] == "1955/2592"
 
 
+@pytest.mark.parametrize(
+    "verb",
+    [("odds", "10", "10", "--json"), ("conquest", "10", "3", "2", "--json"), ("need", "3", "2", "--p", "0.8")],
+)
+def test_a_preset_gives_its_editions_dice_and_the_other_options_change_them(capsys, verb):
+    def json_of(*options):  # (the text itself where the verb has no --json)
+        status, out, err = run(capsys, *verb, *options)
+        assert (status, err) == (0, "")
+        return json.loads(out) if "--json" in verb else out
+
+    # risiko: three defending dice (rm.Rules.preset("risiko").combat), the same as the option written out
+    assert json_of("--preset", "risiko") == json_of("--defender-max-dice", "3")
+    assert json_of("--preset", "risiko") != json_of()
+    # an option given changes the preset's dice in that respect only: back to the classic two dice here
+    assert json_of("--preset", "risiko", "--defender-max-dice", "2") == json_of()
+    assert json_of("--preset", "us_1993") == json_of()
+
+
+def test_the_odds_with_a_preset_are_the_python_odds_of_its_rules(capsys):
+    _, out, _ = run(capsys, "odds", "10", "10", "--json", "--preset", "risiko")
+    assert json.loads(out)["win_probability"] == rm.battle(10, 10, rules=rm.Rules.preset("risiko")).win_probability
+
+
+def test_an_unknown_preset_is_one_line_naming_the_presets(capsys):
+    status, _, err = run(capsys, "odds", "5", "3", "--preset", "nope")
+    assert status == 2
+    assert err.count("\n") == 1
+    assert "unknown rules preset 'nope'" in err
+    assert "risiko" in err
+
+
 @pytest.mark.parametrize("fmt", ["text", "csv", "markdown", "latex", "json"])
 def test_table_formats(capsys, fmt):
     status, out, _ = run(capsys, "table", "--attackers", "4", "--defenders", "3", "--format", fmt)

@@ -126,12 +126,17 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_rules_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("combat rules (default: classic 1993)")
-    group.add_argument("--attacker-max-dice", type=_count, default=3, metavar="N")
-    group.add_argument("--defender-max-dice", type=_count, default=2, metavar="N")
-    group.add_argument("--attacker-sides", type=_count, default=6, metavar="N")
-    group.add_argument("--defender-sides", type=_count, default=6, metavar="N")
-    group.add_argument("--ties", choices=("defender", "attacker"), default="defender")
+    group = parser.add_argument_group(
+        "combat rules (default: classic 1993; an option given changes the preset's dice in that one respect)"
+    )
+    group.add_argument(
+        "--preset", metavar="NAME", help="an edition's dice, e.g. risiko (a name of riskmath.Rules.presets())"
+    )
+    group.add_argument("--attacker-max-dice", type=_count, metavar="N", help="(classic: 3)")
+    group.add_argument("--defender-max-dice", type=_count, metavar="N", help="(classic: 2)")
+    group.add_argument("--attacker-sides", type=_count, metavar="N", help="(classic: 6)")
+    group.add_argument("--defender-sides", type=_count, metavar="N", help="(classic: 6)")
+    group.add_argument("--ties", choices=("defender", "attacker"), help="who wins a tied pair (classic: defender)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,6 +10,7 @@ and report interruptions through :mod:`riskmath.cli._output`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -42,13 +43,17 @@ __all__ = ["VERBS"]
 
 
 def _rules(args: argparse.Namespace) -> CombatRules:
-    return CombatRules(
-        attacker_max_dice=args.attacker_max_dice,
-        defender_max_dice=args.defender_max_dice,
-        attacker_sides=args.attacker_sides,
-        defender_sides=args.defender_sides,
-        ties=args.ties,
-    )
+    """The combat rules of the options: ``--preset``'s dice (the classic ones without it), changed by each of the
+    other options given."""
+    if args.preset is None:
+        combat = CombatRules()
+    else:
+        from riskmath.game.rules import Rules
+
+        combat = Rules.preset(args.preset).combat
+    names = ("attacker_max_dice", "defender_max_dice", "attacker_sides", "defender_sides", "ties")
+    given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    return dataclasses.replace(combat, **given) if given else combat
 
 
 def _show(value: object) -> str:

@@ -425,10 +425,10 @@ def resolve_rules(rules: object) -> CombatRules:
     >>> from riskmath.game.rules import Rules
     >>> resolve_rules(Rules()).defender_max_dice
     2
-    >>> resolve_rules("classic")
+    >>> resolve_rules("classic")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    riskmath.errors.InvalidArgumentError: rules must be a CombatRules (or carry one as .combat), got 'classic'
+    riskmath.errors.InvalidArgumentError: rules must be ... got 'classic'; ... pass riskmath.Rules.preset(name), ...
     """
     if rules is None:
         return CombatRules()
@@ -437,4 +437,7 @@ def resolve_rules(rules: object) -> CombatRules:
     combat = getattr(rules, "combat", None)
     if isinstance(combat, CombatRules):
         return combat
-    raise InvalidArgumentError(f"rules must be a CombatRules (or carry one as .combat), got {shown(rules)}")
+    hint = ""
+    if isinstance(rules, str):  # (an edition's name: the presets live in the rules model, a layer above the odds)
+        hint = "; for an edition's dice pass riskmath.Rules.preset(name), a name of riskmath.Rules.presets()"
+    raise InvalidArgumentError(f"rules must be a CombatRules (or carry one as .combat), got {shown(rules)}{hint}")
