@@ -81,6 +81,20 @@ def test_a_preset_gives_its_editions_dice_and_the_other_options_change_them(caps
     assert json_of("--preset", "us_1993") == json_of()
 
 
+@pytest.mark.parametrize("verb", [("odds", "10", "10"), ("conquest", "10", "3", "2"), ("need", "3", "2", "--p", "0.8")])
+def test_results_under_other_dice_say_so_and_classic_ones_do_not(capsys, verb):
+    # The odds of --preset risiko printed exactly as the classic ones would: now a line names the rules.
+    _, classic, _ = run(capsys, *verb)
+    _, three, _ = run(capsys, *verb, "--preset", "risiko")
+    assert "under CombatRules" not in classic
+    assert "  under CombatRules(attacker_max_dice=3, defender_max_dice=3," in three
+    if verb[0] != "need":
+        _, document, _ = run(capsys, *verb, "--json", "--defender-sides", "8")
+        assert json.loads(document)["rules"]["defender_sides"] == 8
+        _, document, _ = run(capsys, *verb, "--json")
+        assert "rules" not in json.loads(document)
+
+
 def test_the_odds_with_a_preset_are_the_python_odds_of_its_rules(capsys):
     _, out, _ = run(capsys, "odds", "10", "10", "--json", "--preset", "risiko")
     assert json.loads(out)["win_probability"] == rm.battle(10, 10, rules=rm.Rules.preset("risiko")).win_probability

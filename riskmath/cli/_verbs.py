@@ -56,6 +56,17 @@ def _rules(args: argparse.Namespace) -> CombatRules:
     return dataclasses.replace(combat, **given) if given else combat
 
 
+def _other_rules(rules: CombatRules) -> dict[str, object] | None:
+    """The fields of ``rules`` when they are not the classic ones (None for those): what the output then says, so
+    that a result of ``--preset risiko`` cannot be mistaken for the classic odds."""
+    return None if rules == CombatRules() else dataclasses.asdict(rules)
+
+
+def _rules_line(rules: CombatRules) -> list[str]:
+    """The text output's line naming the rules when they are not the classic ones (none for those)."""
+    return [] if rules == CombatRules() else [f"  under {rules!r}"]
+
+
 def _show(value: object) -> str:
     if isinstance(value, Fraction):
         return f"{value}  (~{float(value):.6f})"
@@ -86,7 +97,8 @@ def _roll(args: argparse.Namespace) -> str:
 
 
 def _odds(args: argparse.Namespace) -> str:
-    result = battle(args.attackers, args.defenders, stop_at=args.stop_at, exact=args.exact, rules=_rules(args))
+    rules = _rules(args)
+    result = battle(args.attackers, args.defenders, stop_at=args.stop_at, exact=args.exact, rules=rules)
     # The statistics of result.summary(), without building its pandas Series (importing pandas is most of the time).
     stats = {
         name: getattr(result, name)
@@ -94,13 +106,19 @@ def _odds(args: argparse.Namespace) -> str:
         if name != "expected_attackers_left_if_won" or result.win_probability > 0
     }
     if args.json:
-        document = {"attackers": args.attackers, "defenders": args.defenders, "stop_at": args.stop_at}
+        document: dict[str, object] = {
+            "attackers": args.attackers,
+            "defenders": args.defenders,
+            "stop_at": args.stop_at,
+        }
+        if _other_rules(rules) is not None:
+            document["rules"] = _other_rules(rules)
         document.update({name: _jsonable(value) for name, value in stats.items()})
         return json.dumps(document)
     title = f"{args.attackers} attackers (armies able to attack) v {args.defenders} defenders"
     if args.stop_at:
         title += f", stopping at {args.stop_at}"
-    lines = [title]
+    lines = [title, *_rules_line(rules)]
     lines += [f"  {name:<32} {_show(value)}" for name, value in stats.items()]
     return "\n".join(lines)
 
@@ -127,7 +145,8 @@ def _table(args: argparse.Namespace) -> str:
 def _conquest(args: argparse.Namespace) -> str:
     import pandas as pd
 
-    result = conquest(args.attackers, args.defenders, leave=args.leave, exact=args.exact, rules=_rules(args))
+    rules = _rules(args)
+    result = conquest(args.attackers, args.defenders, leave=args.leave, exact=args.exact, rules=rules)
     steps = result.step_table()
     won = result.win_probability
     final = result.expected_final_armies_if_won if won > 0 else None
@@ -144,9 +163,12 @@ def _conquest(args: argparse.Namespace) -> str:
             "success_probability": _jsonable(won),
             "expected_final_armies_if_success": final_json,
         }
+        if _other_rules(rules) is not None:
+            document["rules"] = _other_rules(rules)
         return json.dumps(document)
     lines = [
         f"{args.attackers} attackers (armies able to attack) v path {list(args.defenders)}, leaving {args.leave}",
+        *_rules_line(rules),
         f"  win_probability              {_show(won)}",
     ]
     if final is not None:
@@ -164,15 +186,17 @@ def _conquest(args: argparse.Namespace) -> str:
 
 
 def _need(args: argparse.Namespace) -> str:
-    n = armies_needed(args.defenders, args.probability, leave=args.leave, rules=_rules(args))
-    achieved = conquest(n, args.defenders, leave=args.leave, rules=_rules(args)).win_probability
+    rules = _rules(args)
+    n = armies_needed(args.defenders, args.probability, leave=args.leave, rules=rules)
+    achieved = conquest(n, args.defenders, leave=args.leave, rules=rules).win_probability
     shown_achieved = f"{achieved:.6f}"
     if float(shown_achieved) >= 1.0 > achieved:  # (0.999999999999 is not "1.000000")
         shown_achieved = repr(float(achieved))
-    return (
+    answer = (
         f"{n} armies able to attack (the territory holds {n + 1}) take {list(args.defenders)} "
         f"with probability {shown_achieved} >= {float(args.probability)!r}"
     )
+    return "\n".join([answer, *_rules_line(rules)])
 
 
 def _policy(args: argparse.Namespace) -> str:
