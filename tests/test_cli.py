@@ -95,6 +95,17 @@ def test_results_under_other_dice_say_so_and_classic_ones_do_not(capsys, verb):
         assert "rules" not in json.loads(document)
 
 
+def test_a_text_table_under_other_dice_says_so_above_the_grid(capsys):
+    argv = ("table", "--attackers", "3", "--defenders", "3")
+    _, classic, _ = run(capsys, *argv)
+    _, three, _ = run(capsys, *argv, "--preset", "risiko")
+    assert three.splitlines()[0].startswith("under CombatRules(attacker_max_dice=3, defender_max_dice=3,")
+    assert three.splitlines()[1:] != classic.splitlines()  # (the odds differ too)
+    assert classic.splitlines()[0].startswith("attackers")
+    _, csv, _ = run(capsys, *argv, "--preset", "risiko", "--format", "csv")
+    assert "CombatRules" not in csv
+
+
 def test_the_odds_with_a_preset_are_the_python_odds_of_its_rules(capsys):
     _, out, _ = run(capsys, "odds", "10", "10", "--json", "--preset", "risiko")
     assert json.loads(out)["win_probability"] == rm.battle(10, 10, rules=rm.Rules.preset("risiko")).win_probability

@@ -131,15 +131,19 @@ def _table(args: argparse.Namespace) -> str:
             f"--attackers {args.attackers} must be more than --stop-at {args.stop_at}: "
             f"the grid's rows are {args.stop_at + 1} to --attackers attackers"
         )
+    rules = _rules(args)
     table = odds_table(
         args.attackers,
         args.defenders,
         statistic=args.stat,
         stop_at=args.stop_at,
         exact=args.exact,
-        rules=_rules(args),
+        rules=rules,
     )
-    return format_table(table, args.format, precision=args.precision)
+    text = format_table(table, args.format, precision=args.precision)
+    if args.format == "text":  # (the other formats are read by programs: a line above would break them)
+        text = "\n".join([*(line.strip() for line in _rules_line(rules)), text])
+    return text
 
 
 def _conquest(args: argparse.Namespace) -> str:
