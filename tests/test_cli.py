@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from fractions import Fraction
 
 import pytest
 from docs_pages import DOCS
@@ -88,11 +89,24 @@ def test_results_under_other_dice_say_so_and_classic_ones_do_not(capsys, verb):
     _, three, _ = run(capsys, *verb, "--preset", "risiko")
     assert "under CombatRules" not in classic
     assert "  under CombatRules(attacker_max_dice=3, defender_max_dice=3," in three
-    if verb[0] != "need":
-        _, document, _ = run(capsys, *verb, "--json", "--defender-sides", "8")
-        assert json.loads(document)["rules"]["defender_sides"] == 8
-        _, document, _ = run(capsys, *verb, "--json")
-        assert "rules" not in json.loads(document)
+    _, document, _ = run(capsys, *verb, "--json", "--defender-sides", "8")
+    assert json.loads(document)["rules"]["defender_sides"] == 8
+    _, document, _ = run(capsys, *verb, "--json")
+    assert "rules" not in json.loads(document)
+
+
+def test_need_as_json_is_the_python_answer(capsys):
+    status, out, _ = run(capsys, "need", "3", "2", "2", "--p", "9/10", "--leave", "2", "--json")
+    assert status == 0
+    document = json.loads(out)
+    n = rm.armies_needed([3, 2, 2], Fraction(9, 10), leave=2)
+    assert document == {
+        "defenders": [3, 2, 2],
+        "probability": 0.9,
+        "leave": 2,
+        "attackers": n,
+        "win_probability": rm.conquest(n, [3, 2, 2], leave=2).win_probability,
+    }
 
 
 def test_a_text_table_under_other_dice_says_so_above_the_grid(capsys):

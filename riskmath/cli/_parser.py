@@ -188,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     need.add_argument("defenders", type=_count, nargs="+", help="defending armies of each territory, in order")
     need.add_argument("--p", dest="probability", type=_probability, required=True, metavar="P")
     need.add_argument("--leave", type=_count, default=1, metavar="N")
+    need.add_argument("--json", action="store_true", help="print JSON")
     _add_rules_options(need)
 
     policy = commands.add_parser("policy", help="where an optimal attacker (or defender) throws fewer dice")

@@ -193,6 +193,17 @@ def _need(args: argparse.Namespace) -> str:
     rules = _rules(args)
     n = armies_needed(args.defenders, args.probability, leave=args.leave, rules=rules)
     achieved = conquest(n, args.defenders, leave=args.leave, rules=rules).win_probability
+    if args.json:
+        document: dict[str, object] = {
+            "defenders": list(args.defenders),
+            "probability": float(args.probability),
+            "leave": args.leave,
+            "attackers": n,  # armies able to attack: the territory holds one more
+            "win_probability": float(achieved),
+        }
+        if _other_rules(rules) is not None:
+            document["rules"] = _other_rules(rules)
+        return json.dumps(document)
     shown_achieved = f"{achieved:.6f}"
     if float(shown_achieved) >= 1.0 > achieved:  # (0.999999999999 is not "1.000000")
         shown_achieved = repr(float(achieved))
