@@ -56,15 +56,17 @@ def _rules(args: argparse.Namespace) -> CombatRules:
     return dataclasses.replace(combat, **given) if given else combat
 
 
-def _other_rules(rules: CombatRules) -> dict[str, object] | None:
-    """The fields of ``rules`` when they are not the classic ones (None for those): what the output then says, so
-    that a result of ``--preset risiko`` cannot be mistaken for the classic odds."""
-    return None if rules == CombatRules() else dataclasses.asdict(rules)
+# Under other dice than the classic ones the outputs name them, so that a result of ``--preset risiko`` cannot be
+# mistaken for the classic odds: a line of text, a "rules" object in JSON.
+def _rules_lines(rules: CombatRules, indent: str = "  ") -> list[str]:
+    """The text output's line naming ``rules`` (none for the classic ones)."""
+    return [] if rules == CombatRules() else [f"{indent}under {rules!r}"]
 
 
-def _rules_line(rules: CombatRules) -> list[str]:
-    """The text output's line naming the rules when they are not the classic ones (none for those)."""
-    return [] if rules == CombatRules() else [f"  under {rules!r}"]
+def _add_rules(document: dict[str, object], rules: CombatRules) -> None:
+    """``rules``' fields under ``"rules"`` in a JSON document (nothing for the classic ones)."""
+    if rules != CombatRules():
+        document["rules"] = dataclasses.asdict(rules)
 
 
 def _show(value: object) -> str:
@@ -111,14 +113,13 @@ def _odds(args: argparse.Namespace) -> str:
             "defenders": args.defenders,
             "stop_at": args.stop_at,
         }
-        if _other_rules(rules) is not None:
-            document["rules"] = _other_rules(rules)
+        _add_rules(document, rules)
         document.update({name: _jsonable(value) for name, value in stats.items()})
         return json.dumps(document)
     title = f"{args.attackers} attackers (armies able to attack) v {args.defenders} defenders"
     if args.stop_at:
         title += f", stopping at {args.stop_at}"
-    lines = [title, *_rules_line(rules)]
+    lines = [title, *_rules_lines(rules)]
     lines += [f"  {name:<32} {_show(value)}" for name, value in stats.items()]
     return "\n".join(lines)
 
@@ -142,7 +143,7 @@ def _table(args: argparse.Namespace) -> str:
     )
     text = format_table(table, args.format, precision=args.precision)
     if args.format == "text":  # (the other formats are read by programs: a line above would break them)
-        text = "\n".join([*(line.strip() for line in _rules_line(rules)), text])
+        text = "\n".join([*_rules_lines(rules, indent=""), text])
     return text
 
 
@@ -167,12 +168,11 @@ def _conquest(args: argparse.Namespace) -> str:
             "success_probability": _jsonable(won),
             "expected_final_armies_if_success": final_json,
         }
-        if _other_rules(rules) is not None:
-            document["rules"] = _other_rules(rules)
+        _add_rules(document, rules)
         return json.dumps(document)
     lines = [
         f"{args.attackers} attackers (armies able to attack) v path {list(args.defenders)}, leaving {args.leave}",
-        *_rules_line(rules),
+        *_rules_lines(rules),
         f"  win_probability              {_show(won)}",
     ]
     if final is not None:
@@ -201,8 +201,7 @@ def _need(args: argparse.Namespace) -> str:
             "attackers": n,  # armies able to attack: the territory holds one more
             "win_probability": float(achieved),
         }
-        if _other_rules(rules) is not None:
-            document["rules"] = _other_rules(rules)
+        _add_rules(document, rules)
         return json.dumps(document)
     shown_achieved = f"{achieved:.6f}"
     if float(shown_achieved) >= 1.0 > achieved:  # (0.999999999999 is not "1.000000")
@@ -211,7 +210,7 @@ def _need(args: argparse.Namespace) -> str:
         f"{n} armies able to attack (the territory holds {n + 1}) take {list(args.defenders)} "
         f"with probability {shown_achieved} >= {float(args.probability)!r}"
     )
-    return "\n".join([answer, *_rules_line(rules)])
+    return "\n".join([answer, *_rules_lines(rules)])
 
 
 def _policy(args: argparse.Namespace) -> str:
