@@ -196,8 +196,8 @@ class TestBadInput:
             ((3, 2), {"stop_at": -2}, rm.InvalidArgumentError, "stop_at must be >= 0, got -2"),
             ((3, 2), {"exact": "yes"}, rm.InvalidArgumentError, "exact must be True or False, got 'yes'"),
             ((3, 2), {"rules": "classic"}, rm.InvalidArgumentError, "rules must be a CombatRules"),
-            # an edition's name: the message says how to get its dice
-            ((3, 2), {"rules": "risiko"}, rm.InvalidArgumentError, r"pass riskmath\.Rules\.preset\(name\)"),
+            # a name that is not a preset's: the presets are listed
+            ((3, 2), {"rules": "Risiko"}, rm.InvalidArgumentError, r"or the name of a preset \(us_1993, .*risiko"),
         ],
     )
     def test_battle_rejects(self, args, kwargs, error, fragment):
@@ -304,3 +304,20 @@ def test_expected_losses_of_a_huge_stack_keep_every_digit(attackers):
     # out are below 1e-300).
     assert rm.battle(1, attackers).expected_defender_losses == pytest.approx(55 / 161, rel=1e-15, abs=0)
     assert rm.battle(60, 1, exact=True).expected_attacker_losses - Fraction(441, 855) < Fraction(1, 10**20)
+
+
+@pytest.mark.parametrize("name", rm.Rules.presets())
+def test_a_presets_name_is_its_dice_wherever_rules_are_taken(name):
+    # rules="risiko" means Rules.preset("risiko").combat, as Game(rules="risiko") means the whole preset.
+    from riskmath.evaluate import chain_win_probability, win_probability
+
+    rules = rm.Rules.preset(name)
+    assert rm.battle(6, 4, rules=name) == rm.battle(6, 4, rules=rules)
+    assert rm.battle(6, 4, rules=name).win_probability == rm.battle(6, 4, rules=rules).win_probability
+    assert rm.conquest(8, [3, 2], rules=name) == rm.conquest(8, [3, 2], rules=rules)
+    assert rm.odds_table(4, 4, rules=name).equals(rm.odds_table(4, 4, rules=rules))
+    assert rm.armies_needed([3, 2], 0.8, rules=name) == rm.armies_needed([3, 2], 0.8, rules=rules)
+    assert win_probability(7, 5, name) == win_probability(7, 5, rules)
+    assert chain_win_probability(9, (3, 2), name) == chain_win_probability(9, (3, 2), rules)
+    three = name in ("risiko", "french_1957")  # the editions whose defender throws three dice
+    assert (rm.battle(6, 4, rules=name).rules.defender_max_dice == 3) is three

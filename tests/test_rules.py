@@ -56,6 +56,20 @@ def test_presets_lists_every_edition():
     assert rm.Rules.presets() == PRESETS
 
 
+def test_the_odds_know_every_preset_and_its_dice():
+    # The odds layer lists the presets' names for rules="risiko" (it cannot read the rules model above it); the
+    # presets take their dice from CombatRules.edition, so that the two lists and the two dice cannot drift.
+    from riskmath.odds.dice import EDITIONS
+
+    assert rm.Rules.presets() == EDITIONS
+    for name in EDITIONS:
+        assert rm.Rules.preset(name).combat == rm.CombatRules.edition(name)
+    three = [name for name in EDITIONS if rm.CombatRules.edition(name).defender_max_dice == 3]
+    assert three == ["risiko", "french_1957"]  # the Italian and the 1957 French editions (docs/editions.rst)
+    with pytest.raises(rm.RulesError, match="unknown rules preset 'classic'; presets are us_1993, "):
+        rm.CombatRules.edition("classic")
+
+
 @pytest.mark.parametrize("name", PRESETS)
 def test_every_preset_constructs_and_describes_itself(name):
     rules = rm.Rules.preset(name)

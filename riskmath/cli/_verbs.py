@@ -45,12 +45,7 @@ __all__ = ["VERBS"]
 def _rules(args: argparse.Namespace) -> CombatRules:
     """The combat rules of the options: ``--preset``'s dice (the classic ones without it), changed by each of the
     other options given."""
-    if args.preset is None:
-        combat = CombatRules()
-    else:
-        from riskmath.game.rules import Rules
-
-        combat = Rules.preset(args.preset).combat
+    combat = CombatRules() if args.preset is None else CombatRules.edition(args.preset)
     names = ("attacker_max_dice", "defender_max_dice", "attacker_sides", "defender_sides", "ties")
     given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
     return dataclasses.replace(combat, **given) if given else combat

@@ -510,7 +510,7 @@ def _preset_table() -> dict[str, tuple[str, dict[str, Any]]]:
         "risiko": (
             "Italian Risiko tradition: defender up to 3 dice, fixed set values (F2), no minimum of 3, no card limit.",
             {
-                "combat": CombatRules.three_defender_dice(),
+                "combat": CombatRules.edition("risiko"),
                 "set_values": SetValues.preset("fixed_F2"),
                 "min_reinforcement": 0,
                 "forced_trade_at": None,
@@ -520,7 +520,7 @@ def _preset_table() -> dict[str, tuple[str, dict[str, Any]]]:
         "french_1957": (
             "La Conquete du Monde (1957): the defender rolls 3 dice; territories dealt and no territory-card "
             "bonus, as in 1959 (an approximation).",
-            {"combat": CombatRules.three_defender_dice(), "setup": "deal", "territory_card_bonus": "none"},
+            {"combat": CombatRules.edition("french_1957"), "setup": "deal", "territory_card_bonus": "none"},
         ),
         "anniversary_1999": (
             "1993 rules on the 40th anniversary board (no East Africa-Middle East border).",

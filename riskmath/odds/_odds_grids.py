@@ -127,8 +127,8 @@ def win_probability(attackers: int, defenders: int, rules: object = None) -> flo
     the battle scaled down to 2,048 in the same proportion: an agent's rough
     guide in bounded memory, not exact odds (those are :func:`riskmath.battle`).  ``rules`` is
     what every ``rules=`` argument takes: None (the classic rules), a
-    :class:`~riskmath.CombatRules`, or rules carrying one (a
-    :class:`~riskmath.Rules`).  The answer is 0 when ``attackers < 1`` and
+    :class:`~riskmath.CombatRules`, rules carrying one (a
+    :class:`~riskmath.Rules`) or a preset's name (``"risiko"``).  The answer is 0 when ``attackers < 1`` and
     1 when ``defenders < 1`` (attackers first), and always in [0, 1].
 
     Parameters

@@ -29,7 +29,16 @@ from riskmath.errors import InvalidArgumentError, RulesError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["MAX_DICE", "MAX_SIDES", "CombatRules", "RollOdds", "count_pair_wins", "resolve_rules", "roll_odds"]
+__all__ = [
+    "EDITIONS",
+    "MAX_DICE",
+    "MAX_SIDES",
+    "CombatRules",
+    "RollOdds",
+    "count_pair_wins",
+    "resolve_rules",
+    "roll_odds",
+]
 
 #: Largest number of dice a side may throw in one roll.
 MAX_DICE = 20
@@ -158,6 +167,25 @@ def count_pair_wins(
     return tuple(final)
 
 
+#: The names of the edition presets of :class:`riskmath.Rules` (:meth:`riskmath.Rules.presets`, in its order),
+#: whose dice :meth:`riskmath.CombatRules.edition` gives; ``tests/test_rules.py`` holds the two lists together.
+EDITIONS = (
+    "us_1993",
+    "us_1993_experts",
+    "us_1993_secret_mission",
+    "us_1993_capital",
+    "us_1959",
+    "us_1963",
+    "euro_2003",
+    "risiko",
+    "french_1957",
+    "anniversary_1999",
+    "article_ja",
+)
+#: The editions whose defender throws up to three dice: the 1957 French original and the Italian *Risiko!*.
+_THREE_DEFENDER_DICE = frozenset({"french_1957", "risiko"})
+
+
 @dataclass(frozen=True, slots=True)
 class CombatRules:
     """The rules of a single roll: dice maxima, dice sides and ties.
@@ -224,6 +252,30 @@ class CombatRules:
     def three_defender_dice(cls) -> CombatRules:
         """The defender may throw up to 3 dice (1957 French original, Italian *Risiko!*)."""
         return cls(defender_max_dice=3)
+
+    @classmethod
+    def edition(cls, name: str) -> CombatRules:
+        """The dice of an edition preset of :class:`riskmath.Rules`, by its name (one of
+        :data:`riskmath.odds.dice.EDITIONS`).
+
+        The presets' combat rules are made here (``Rules.preset(name).combat == CombatRules.edition(name)``),
+        so that every ``rules=`` argument of the odds also takes a preset's name: ``rm.battle(10, 10,
+        rules="risiko")``.  Only the 1957 French and the Italian editions differ from the classic dice: their
+        defender throws up to three (see the editions page).
+
+        Raises
+        ------
+        RulesError
+            For a name that is not a preset's, listing the presets.
+
+        Examples
+        --------
+        >>> CombatRules.edition("risiko").defender_max_dice, CombatRules.edition("us_1993") == CombatRules()
+        (3, True)
+        """
+        if not isinstance(name, str) or name not in EDITIONS:
+            raise RulesError(f"unknown rules preset {shown(name)}; presets are {', '.join(EDITIONS)}")
+        return cls.three_defender_dice() if name in _THREE_DEFENDER_DICE else cls()
 
     def attacker_dice(self, attackers: int) -> int:
         """Dice thrown by ``attackers`` armies able to attack."""
@@ -410,13 +462,14 @@ def resolve_rules(rules: object) -> CombatRules:
     """The :class:`CombatRules` meant by a ``rules=`` argument.
 
     ``None`` means the classic rules; a :class:`CombatRules` is used as is;
-    any other object must carry one in a ``combat`` attribute (as the full
-    rules model does).
+    a string names an edition preset of :class:`riskmath.Rules`, whose dice
+    it means (:meth:`CombatRules.edition`); any other object must carry one
+    in a ``combat`` attribute (as the full rules model does).
 
     Raises
     ------
     InvalidArgumentError
-        If ``rules`` is neither.
+        If ``rules`` is none of those (a string that names no preset included, with the presets listed).
 
     Examples
     --------
@@ -425,19 +478,23 @@ def resolve_rules(rules: object) -> CombatRules:
     >>> from riskmath.game.rules import Rules
     >>> resolve_rules(Rules()).defender_max_dice
     2
+    >>> resolve_rules("risiko").defender_max_dice
+    3
     >>> resolve_rules("classic")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    riskmath.errors.InvalidArgumentError: rules must be ... got 'classic'; ... pass riskmath.Rules.preset(name), ...
+    riskmath.errors.InvalidArgumentError: rules must be a CombatRules, ... got 'classic'
     """
     if rules is None:
         return CombatRules()
     if isinstance(rules, CombatRules):
         return rules
+    if isinstance(rules, str) and rules in EDITIONS:
+        return CombatRules.edition(rules)
     combat = getattr(rules, "combat", None)
     if isinstance(combat, CombatRules):
         return combat
-    hint = ""
-    if isinstance(rules, str):  # (an edition's name: the presets live in the rules model, a layer above the odds)
-        hint = "; for an edition's dice pass riskmath.Rules.preset(name), a name of riskmath.Rules.presets()"
-    raise InvalidArgumentError(f"rules must be a CombatRules (or carry one as .combat), got {shown(rules)}{hint}")
+    raise InvalidArgumentError(
+        "rules must be a CombatRules, rules carrying one as .combat (riskmath.Rules) or the name of a preset "
+        f"({', '.join(EDITIONS)}), got {shown(rules)}"
+    )
