@@ -70,6 +70,12 @@ def test_equal_rules_share_entries_and_other_rules_do_not():
     assert three.win_probability < classic.win_probability
     assert rm.battle(5, 5, exact=True)._shared is not classic._shared
     assert rm.battle(5, 5, stop_at=1)._shared is not classic._shared
+    # the same dice asked by a preset's name or by rules carrying them share the entry too (they were computed
+    # again on every call)
+    assert rm.battle(5, 5, rules="risiko")._shared is three._shared
+    assert rm.battle(5, 5, rules=rm.Rules.preset("french_1957"))._shared is three._shared
+    assert rm.battle(5, 5, rules="us_1993")._shared is classic._shared
+    assert rm.battle(5, 5, rules=rm.Rules())._shared is classic._shared
 
 
 @pytest.mark.parametrize("bad", [5.0, True, Fraction(5), "5", None, -1])

@@ -24,7 +24,7 @@ from typing import Any
 
 from riskmath._validation import LIMITS
 from riskmath.odds._sweeps import CLASSIC, scale_bits  # the classic rules: no hash of them for rules=None
-from riskmath.odds.dice import CombatRules
+from riskmath.odds.dice import EDITIONS, CombatRules
 
 __all__ = ["CLASSIC", "Result", "forget", "held", "lookup", "remember"]
 
@@ -129,13 +129,26 @@ def lookup(
     force is not served: the computation refuses it, saying why.
     """
     if type(attackers) is int and type(defenders) is int and type(stop_at) is int and type(exact) is bool:
-        token = 0 if rules is None else _TOKENS.get(rules) if type(rules) is CombatRules else None
+        if rules is None:
+            token: int | None = 0
+        else:
+            combat = rules if type(rules) is CombatRules else _combat_of(rules)
+            token = None if combat is None else _TOKENS.get(combat)
         found = None if token is None else _RESULTS.get((attackers, defenders, stop_at, exact, token))
         if found is not None:
             seconds, memory = LIMITS.max_seconds, LIMITS.max_memory
             if found.seconds <= seconds and memory is not None and found.memory <= memory:
                 return found.values
     return None
+
+
+def _combat_of(rules: object) -> CombatRules | None:
+    """The combat rules of a preset's name or of rules carrying them (a :class:`~riskmath.Rules`), as the
+    computation resolves them; None for anything else (not looked up: the computation says what is wrong)."""
+    if type(rules) is str:
+        return CombatRules.edition(rules) if rules in EDITIONS else None
+    combat = getattr(rules, "combat", None)
+    return combat if type(combat) is CombatRules else None
 
 
 def forget() -> None:
