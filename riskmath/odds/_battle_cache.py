@@ -23,8 +23,9 @@ from fractions import Fraction
 from typing import Any
 
 from riskmath._validation import LIMITS
+from riskmath.errors import InvalidArgumentError
 from riskmath.odds._sweeps import CLASSIC, scale_bits  # the classic rules: no hash of them for rules=None
-from riskmath.odds.dice import EDITIONS, CombatRules
+from riskmath.odds.dice import CombatRules, resolve_rules
 
 __all__ = ["CLASSIC", "Result", "forget", "held", "lookup", "remember"]
 
@@ -143,12 +144,12 @@ def lookup(
 
 
 def _combat_of(rules: object) -> CombatRules | None:
-    """The combat rules of a preset's name or of rules carrying them (a :class:`~riskmath.Rules`), as the
-    computation resolves them; None for anything else (not looked up: the computation says what is wrong)."""
-    if type(rules) is str:
-        return CombatRules.edition(rules) if rules in EDITIONS else None
-    combat = getattr(rules, "combat", None)
-    return combat if type(combat) is CombatRules else None
+    """The combat rules ``rules`` means (a preset's name, a :class:`~riskmath.Rules`), as the computation resolves
+    them; None when it means none (not looked up: the computation says what is wrong)."""
+    try:
+        return resolve_rules(rules)
+    except InvalidArgumentError:
+        return None
 
 
 def forget() -> None:
