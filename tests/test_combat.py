@@ -99,6 +99,21 @@ def test_roll_outcomes_are_the_exact_odds(dice, defenders, defense):
     assert state.sample_chance() == state.sample_chance()  # the generator is part of the state
 
 
+def test_sample_chance_is_refused_where_there_is_nothing_to_draw():
+    # A decision node and the end of the game list no chance outcomes; sampling there raised a bare IndexError
+    # from inside the sampler (hostile client review, 2026-12-03).
+    from riskmath.agents import RandomAgent
+
+    over = rm.play(rm.Game(3, max_turns=3), [RandomAgent()] * 3, 1).final
+    setup = rm.Game(3).new_initial_state(seed=1, auto_chance=True)
+    assert over.is_terminal()
+    for state in (duel(4, 2), duel(4, 2).apply(rm.EndPhase()), setup, over):
+        assert not state.is_chance_node()
+        assert state.chance_outcomes() == []
+        with pytest.raises(rm.IllegalActionError, match=r"sample_chance\(\) draws the outcome of a chance node, and "):
+            state.sample_chance()
+
+
 def test_roll_outcomes_with_three_defender_dice():
     # Variant (Risiko; [R13], [R12a]): up to 3 defender dice.
     game = rm.Game(3, rm.Rules.preset("risiko"))

@@ -101,6 +101,36 @@ def test_a_position_a_mission_already_decides_is_over():
     assert state.problems() == []
 
 
+def test_a_mission_checked_on_ones_own_turn_waits_for_that_turn_in_a_built_position():
+    """Under ``mission_check="own_turn"`` a mission completed during a turn wins at the start of the player's next
+    turn: a built attack, occupation or fortification plays on (the engine's states do), and only the start of a
+    turn is over.  Each of the three had come back over or been refused (hostile client review, 2026-12-03)."""
+    rules = rm.Rules.preset("us_1993_secret_mission").replace(mission_check="own_turn")
+    game = rm.Game(3, rules)
+    names = game.board.territories
+    asia_africa = {*game.board.continents["Asia"].territories, *game.board.continents["Africa"].territories}
+    owners = {n: 1 if n in asia_africa else (0 if i % 2 else 2) for i, n in enumerate(names)}
+    deal = {0: "occupy_24", 1: "asia+africa", 2: "destroy_0"}
+    start = game.position(owners, dict.fromkeys(names, 2), current_player=1, missions=deal)
+    assert (start.phase, start.winner) == (Phase.GAME_OVER, 1)
+    for phase in ("attack", "fortify"):
+        state = game.position(owners, dict.fromkeys(names, 2), current_player=1, missions=deal, phase=phase)
+        assert (state.phase, state.mission_complete(1), state.winner) == (Phase(phase), True, None)
+    occupied = game.position(  # player 1 has just taken Egypt (emptied) from North Africa: Africa is whole again
+        owners, dict.fromkeys(names, 2) | {"Egypt": 0}, current_player=1, missions=deal, phase="occupy",
+        captured=True, occupy=("North Africa", "Egypt"),
+    )  # fmt: skip
+    assert occupied.phase is Phase.OCCUPY
+    state = game.position(owners, dict.fromkeys(names, 2), current_player=1, missions=deal, phase="fortify")
+    state = state.apply(EndPhase())  # player 1 ends the turn; players 2 and 0 play theirs without attacking
+    for _ in range(2):
+        assert state.winner is None
+        while state.phase is Phase.REINFORCE:
+            state = state.apply(state.legal_actions()[-1])
+        state = state.apply(EndPhase()).apply(EndPhase())
+    assert (state.phase, state.winner) == (Phase.GAME_OVER, 1)  # at the start of player 1's next turn
+
+
 BAD = [
     ("missing territory", {"owners": {k: v for k, v in OWNERS.items() if k != "Peru"}}, "no owner for Peru"),
     ("unknown territory", {"owners": OWNERS | {"Atlantis": 0}}, "unknown territory 'Atlantis'"),
@@ -755,10 +785,17 @@ def test_the_bonus_taken_this_turn_is_built_and_checked():
         ({"sets_traded": 0}, "bonus_taken is 2, but no set was ever traded"),
         ({"bonus_taken": -1}, "bonus_taken must be >= 0, got -1"),
         ({"bonus_taken": 1.0}, "bonus_taken must be an integer"),
+        ({"bonus_taken": 1}, "bonus_taken is 1: under plus2_once_per_turn a turn's bonus is 0 or 2 armies"),
+        ({"bonus_taken": 4}, "bonus_taken is 4: under plus2_once_per_turn a turn's bonus is 0 or 2 armies"),
     ]:
         kwargs = {"phase": "attack", "sets_traded": 1, "bonus_taken": 2, "seed": 1} | changes
         with pytest.raises(rm.InvalidArgumentError, match=re.escape(message)):
             game.position(owners, armies, **kwargs)
+    # A bonus of 1 had been built and then paid: a trade-down after it gave a 1-army bonus (hostile client review).
+    matching = rm.Game(3, rm.Rules(territory_card_bonus="plus2_per_matching_territory"))
+    assert matching.position(owners, armies, phase="attack", sets_traded=2, bonus_taken=4, seed=1).bonus_taken == 4
+    with pytest.raises(rm.InvalidArgumentError, match="bonus_taken is 3: under plus2_per_matching_territory bonuses"):
+        matching.position(owners, armies, phase="attack", sets_traded=2, bonus_taken=3, seed=1)
     with pytest.raises(rm.InvalidArgumentError, match="bonus_taken is 2 where no territory-card bonus is received"):
         rm.Game(3, rm.Rules(territory_card_bonus="none")).position(
             owners, armies, phase="attack", sets_traded=1, bonus_taken=2, seed=1
@@ -790,7 +827,14 @@ def _rebuilt(state):
     return game.position({n: state.owner(n) for n in names}, {n: state.armies(n) for n in names}, **kwargs)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("us_1993", 3), ("us_1993_experts", 4), ("euro_2003", 3)])
+OWN_TURN = rm.Rules.preset("us_1993_secret_mission").replace(mission_check="own_turn")
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("us_1993", 3), ("us_1993_experts", 4), ("euro_2003", 3), (OWN_TURN, 4)],
+    ids=["us_1993", "us_1993_experts", "euro_2003", "missions_own_turn"],
+)
 def test_played_states_read_back_through_the_accessors_build_the_same_decisions(preset, players):
     """Every attack, occupation and fortification of played games, read through the public accessors (``captured``,
     ``killed_by``, ``moved``, ``trade_down``, ``bonus_taken`` among them) and built again: the same legal actions
@@ -799,7 +843,7 @@ def test_played_states_read_back_through_the_accessors_build_the_same_decisions(
 
     from riskmath.agents import AggressiveAgent
 
-    game = rm.Game(players, rm.Rules.preset(preset), max_turns=60)
+    game = rm.Game(players, preset if isinstance(preset, rm.Rules) else rm.Rules.preset(preset), max_turns=60)
     checked = 0
     for seed in range(3):
         state, rng, agent = game.new_initial_state(seed=seed, auto_chance=True), random.Random(seed), AggressiveAgent()

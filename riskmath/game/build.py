@@ -517,7 +517,7 @@ def build_position(
     pos.first = player
     pos.alive, pos.killed_by = alive, killers
     pos.missions, pos.capitals = chosen_missions, chosen_capitals
-    start_turn_at(game, pos, player, turn)
+    start_turn_at(game, pos, player, turn, begun=chosen_phase is not Phase.REINFORCE)
     _enter_phase(game, pos, chosen_phase, captured, capture)
     pos.moved = _moved(game, moved, chosen_phase, owner, player)
     if trade_down:

@@ -283,7 +283,9 @@ class Game(GameContext):
         GameState
             A sound state (``problems()`` is empty; it round-trips through
             ``to_json``), over at once only if a mission or the headquarters
-            already decide the game.
+            already decide the game (under ``mission_check="own_turn"`` at
+            phase ``"reinforce"`` only: later in the turn a mission completed
+            during it wins at the start of the player's next turn, as in play).
 
         Raises
         ------
@@ -659,7 +661,17 @@ class GameState:
         (``ROLL_BLOCK`` rolls at a time where it can) with a stream of
         numbers derived from the generator: the same distribution, without
         building the table of a battle of hundreds or thousands of armies.
+
+        Raises
+        ------
+        IllegalActionError
+            If this is not a chance node (a decision or the end of the game: ``chance_outcomes()`` is empty
+            there, and there is nothing to draw).
         """
+        if not is_chance(self.game, self.position):
+            raise IllegalActionError(
+                f"sample_chance() draws the outcome of a chance node, and {self!r} is not one (see is_chance_node())"
+            )
         return sample_outcome(self.game, self.position)
 
     def with_auto_chance(self, auto_chance: bool = True) -> GameState:

@@ -51,8 +51,11 @@ Cards
     whose elimination of another completed the winner's mission);
   * ``sets_traded``, ``pool`` and ``bonus_taken`` are not negative; ``pool``
     is 0 except in ``REINFORCE``, ``TRADE_DOWN`` (and ``GAME_OVER`` when a
-    placement completed a mission); ``bonus_taken`` is 0 without a
-    territory-card bonus, and 0 before any set is traded; ``bonus`` is
+    placement completed a mission, or when a mission checked at the start of
+    the winner's turn won it: the turn's income is left in the pool);
+    ``bonus_taken`` is 0 without a territory-card bonus, and 0 before any set
+    is traded; it is 0 or 2 under ``plus2_once_per_turn`` (one +2 a turn) and
+    even under ``plus2_per_matching_territory``; ``bonus`` is
     empty; ``captured`` is false in ``REINFORCE`` (no attack yet this turn)
     and during the set-up; ``moved`` lists territories in pairs (a
     fortification marks its source and its target).
@@ -265,6 +268,10 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
         found.append(f"pool is {pos.pool} in {pos.phase.name} (armies are placed in REINFORCE and TRADE_DOWN only)")
     if pos.bonus_taken and (setup or rules.territory_card_bonus == "none"):
         found.append(f"bonus_taken is {pos.bonus_taken} where no territory-card bonus is received")
+    elif rules.territory_card_bonus == "plus2_once_per_turn" and pos.bonus_taken not in (0, 2):
+        found.append(f"bonus_taken is {pos.bonus_taken}: under plus2_once_per_turn a turn's bonus is 0 or 2 armies")
+    elif pos.bonus_taken % 2:
+        found.append(f"bonus_taken is {pos.bonus_taken}: under plus2_per_matching_territory bonuses come in twos")
     if pos.bonus:
         found.append(f"bonus must be empty in every rule set, got {pos.bonus!r}"[:200])
     if pos.phase is Phase.DRAW and not pos.deck:

@@ -139,7 +139,7 @@ def _finish_setup(game: GameContext, pos: Position) -> None:
 # -- turns ----------------------------------------------------------------------------------
 
 
-def _start_turn(game: GameContext, pos: Position, player: int) -> None:
+def _start_turn(game: GameContext, pos: Position, player: int, own_mission: bool = True) -> None:
     if game.max_turns is not None and pos.turn >= game.max_turns:
         pos.phase, pos.player = GAME_OVER, -1  # a draw
         return
@@ -152,7 +152,7 @@ def _start_turn(game: GameContext, pos: Position, player: int) -> None:
     pos.captured = False
     pos.bonus = {}
     pos.moved = []
-    if game.rules.mission_check == "own_turn" and _check_missions(game, pos, only=player):
+    if own_mission and game.rules.mission_check == "own_turn" and _check_missions(game, pos, only=player):
         return
     if pos.pool == 0 and holds_set(game, pos.hands[player]):
         # Without a minimum (Risiko) a turn can start with nothing to place: the player may still trade a
@@ -161,19 +161,23 @@ def _start_turn(game: GameContext, pos: Position, player: int) -> None:
     _after_placement(game, pos)
 
 
-def start_turn_at(game: GameContext, pos: Position, player: int, turn: int) -> None:
+def start_turn_at(game: GameContext, pos: Position, player: int, turn: int, *, begun: bool = False) -> None:
     """Begin player-turn ``turn`` of ``player`` on a position set up by hand (``Game.position``).
 
     What the engine does when the previous turn ends (income, a forced
     trade, a mission checked on one's own turn); first, where a capture can
     decide the game (Capital RISK, missions checked at once), the win the
-    engine would already have declared.
+    engine would already have declared.  ``begun``: the position is a later
+    decision of the turn (an attack, an occupation, a fortification), so the
+    check of missions on one's own turn was made when the turn began, on
+    another board: a mission completed since wins at the start of the
+    player's next turn, not now.
     """
     pos.turn, pos.player = turn, player
     if game.decided_by_captures and _check_missions(game, pos):
         return
     pos.turn = turn - 1
-    _start_turn(game, pos, player)
+    _start_turn(game, pos, player, own_mission=not begun)
 
 
 def _after_placement(game: GameContext, pos: Position) -> None:
