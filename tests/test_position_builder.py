@@ -814,8 +814,11 @@ def _rebuilt(state):
         "phase": state.phase,
         "captured": state.captured,
         "bonus_taken": state.bonus_taken,
+        "discard": state.discard,
         "seed": 1,
     }
+    if state.phase is Phase.REINFORCE:
+        kwargs["pool"] = state.pool
     if game.rules.missions != "none":
         kwargs["missions"] = {p: state.mission(p) for p in range(game.players)}
     if game.rules.capital != "none":
@@ -848,15 +851,57 @@ def test_played_states_read_back_through_the_accessors_build_the_same_decisions(
     for seed in range(3):
         state, rng, agent = game.new_initial_state(seed=seed, auto_chance=True), random.Random(seed), AggressiveAgent()
         while not state.is_terminal():
-            if state.turn >= 1 and state.phase in (Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY) and rng.random() < 0.2:
+            kinds = (Phase.REINFORCE, Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY)
+            if state.turn >= 1 and state.phase in kinds and rng.random() < 0.2:
                 built = _rebuilt(state)
                 assert list(built.legal_actions()) == list(state.legal_actions())
                 for field in ("owner", "armies", "hands", "phase", "player", "captured", "bonus_taken", "trade_down",
-                              "killed_by", "alive", "moved", "occupy", "sets_traded"):  # fmt: skip
+                              "killed_by", "alive", "moved", "occupy", "sets_traded", "pool", "discard"):  # fmt: skip
                     assert getattr(built.position, field) == getattr(state.position, field), field
+                assert sorted(built.position.deck) == sorted(state.position.deck)  # (the same draw chances)
                 checked += 1
             state = state.apply(agent.act(state, rng))
     assert checked > 50
+
+
+def test_the_middle_of_a_reinforcement_and_the_discard_pile_are_built_and_checked():
+    """``pool=`` builds a reinforcement under way and ``discard=`` the traded cards; ``first`` and ``armies_left``
+    read the set-up back: an adapter had to reach into ``state.position`` for them, and could not describe a
+    placement after the first at all (hostile client review, 2026-12-03)."""
+    game = rm.Game(3)
+    state = build(current_player=1, phase="reinforce", pool=5, sets_traded=1, discard=["Peru", "brazil", "wild"])
+    assert (state.phase, state.pool, state.discard) == (Phase.REINFORCE, 5, ("Peru", "Brazil", "wild"))
+    assert state.deck_size == len(game.full_deck) - 3
+    assert rm.GameState.from_json(state.to_json()) == state
+    assert dict(state.chance_outcomes()) == {}  # a decision
+    placed = state.apply(rm.PlaceArmies("Alaska" if OWNERS["Alaska"] == 1 else NAMES[1], 5))
+    assert (placed.phase, placed.pool) == (Phase.ATTACK, 0)
+    hand = ["Alaska", "Peru", "Brazil", "Egypt", "wild"]  # five cards: a trade is forced before anything else
+    forced = build(phase="reinforce", pool=0, cards={0: hand}, sets_traded=1)
+    assert forced.phase is Phase.REINFORCE
+    assert all(isinstance(a, rm.TradeCards) for a in forced.legal_actions())
+    after_trade = build(phase="reinforce", pool=9, sets_traded=1, bonus_taken=2)
+    assert after_trade.bonus_taken == 2
+    for changes, message in [
+        ({"pool": 0}, "pool=0 at phase 'reinforce' with no trade forced"),
+        ({"pool": -1}, "pool must be >= 0, got -1"),
+        ({"pool": 2.0}, "pool must be an integer"),
+        ({"pool": 3, "phase": "attack"}, "pool is for phase 'reinforce' (the armies still to place), not 'attack'"),
+        ({"discard": ["Atlantis"]}, "discard: unknown card 'Atlantis'"),
+        ({"discard": "Peru"}, "discard must be a list of card names"),
+        ({"discard": ["Peru", "peru"]}, "discard: the card Peru is not in the draw pile to discard"),
+        ({"discard": ["Peru"], "cards": {2: ["Peru"]}}, "discard: the card Peru is not in the draw pile to discard"),
+        ({"discard": ["wild"] * 3}, "discard: the card wild is not in the draw pile to discard"),
+    ]:
+        with pytest.raises(rm.InvalidArgumentError, match=re.escape(message)):
+            build(**({"phase": "reinforce", "pool": 3} | changes))
+    with pytest.raises(rm.InvalidArgumentError, match=re.escape("pool, discard given at the set-up phase 'setup_")):
+        game.position({"Alaska": 0}, {"Alaska": 1}, current_player=1, phase="claim", pool=3, discard=[])
+    claim = game.position({"Alaska": 0, "Peru": 1}, {"Alaska": 1, "Peru": 1}, current_player=2, phase="claim", first=0)
+    assert (claim.first, claim.armies_left) == (0, {0: 34, 1: 34, 2: 35})
+    again = game.position({"Alaska": 0, "Peru": 1}, {"Alaska": 1, "Peru": 1}, current_player=2, phase="claim",
+                          first=claim.first)  # fmt: skip
+    assert list(again.legal_actions()) == list(claim.legal_actions())
 
 
 def test_a_trade_down_hand_holds_at_most_eleven_cards():

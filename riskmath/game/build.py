@@ -25,7 +25,7 @@ from riskmath.game.chance import MASK
 from riskmath.game.context import GameContext
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
-from riskmath.game.position import Capture, Position, cards_in_play, headquarters_cards, most_cards
+from riskmath.game.position import Capture, Position, cards_in_play, headquarters_cards, most_cards, trade_forced
 from riskmath.game.serialize import BIG, problems
 from riskmath.game.transitions import queue_placements, start_turn_at
 
@@ -132,15 +132,16 @@ def _board(
     return owner_ids, army_counts
 
 
-def _card_name(game: GameContext, card: object, player: int) -> str:
+def _card_name(game: GameContext, card: object, where: str) -> str:
+    """The canonical name of ``card`` (a territory's name or alias, or ``"wild"``); ``where`` names the argument."""
     if isinstance(card, str) and card.strip().lower() == WILD:
         return WILD
     if not isinstance(card, str):
-        raise InvalidArgumentError(f"cards[{player}]: a card is a territory name or 'wild', got {shown(card)}")
+        raise InvalidArgumentError(f"{where}: a card is a territory name or 'wild', got {shown(card)}")
     try:
         return game.board.name_of(card)
     except BoardError as error:
-        raise InvalidArgumentError(f"cards[{player}]: unknown card {card!r} ({error})") from None
+        raise InvalidArgumentError(f"{where}: unknown card {card!r} ({error})") from None
 
 
 def _hands(game: GameContext, cards: object, headquarters: set[str], trader: int = -1) -> list[list[str]]:
@@ -162,7 +163,7 @@ def _hands(game: GameContext, cards: object, headquarters: set[str], trader: int
         if len(hand) > len(game.full_deck):
             raise InvalidArgumentError(f"cards[{player}] holds {len(hand)} cards; the deck has {len(game.full_deck)}")
         for card in hand:
-            name = _card_name(game, card, player)
+            name = _card_name(game, card, f"cards[{player}]")
             if name in headquarters:
                 raise InvalidArgumentError(
                     f"cards[{player}]: the card {name} is a headquarters' card, out of the deck in Capital RISK"
@@ -309,6 +310,45 @@ def _moved(game: GameContext, moved: object, phase: Phase, owner: list[int], pla
     return ids
 
 
+def _set_pool(game: GameContext, pos: Position, pool: object) -> None:
+    """The reinforcement under way: ``pool`` armies still to place (some placed, or a set traded, already)."""
+    pos.pool = check_int("pool", pool, minimum=0, maximum=BIG)
+    pos.phase = Phase.REINFORCE  # (the start of the turn may have moved on: its income had nowhere to go)
+    if pos.pool == 0 and not trade_forced(game, pos):
+        raise InvalidArgumentError(
+            "pool=0 at phase 'reinforce' with no trade forced: the reinforcement is over once nothing is left to "
+            "place or trade (build phase 'attack')"
+        )
+    if pos.pool and all(o != pos.player or a >= game.cap for o, a in zip(pos.owner, pos.armies, strict=True)):
+        raise InvalidArgumentError(
+            f"pool={pos.pool}, but every territory of player {pos.player} is at the cap of {game.cap} armies: "
+            "nowhere to place them (the engine drops them and goes on to 'attack')"
+        )
+
+
+def _discard(game: GameContext, discard: object, deck: list[str]) -> list[str]:
+    """The discard pile (canonical card names, in the order given), taken out of ``deck``, the cards in no hand."""
+    if discard is None:
+        return []
+    if not is_sequence(discard):
+        raise InvalidArgumentError(f"discard must be a list of card names, got {shown(discard)}")
+    if game.rules.cards == "none" and len(discard):
+        raise InvalidArgumentError(
+            f"discard given, but these rules play without cards (cards='none'): {shown(discard)}"
+        )
+    pile = []
+    for card in discard:
+        name = _card_name(game, card, "discard")
+        if name not in deck:
+            raise InvalidArgumentError(
+                f"discard: the card {name} is not in the draw pile to discard (it is in a hand, given twice or, "
+                "a headquarters' card, out of the deck)"
+            )
+        deck.remove(name)
+        pile.append(name)
+    return pile
+
+
 def _armies_left(game: GameContext, armies_left: object) -> list[int]:
     """The set-up armies each owner (players, then neutrals) has left to place; owners left out have none."""
     if not isinstance(armies_left, Mapping):
@@ -439,6 +479,8 @@ def build_position(
     moved: object = None,
     trade_down: object = False,
     bonus_taken: object = 0,
+    pool: object = None,
+    discard: object = None,
 ) -> Position:
     """The position at the start of ``current_player``'s turn, or at a later decision of it, or in the set-up.
 
@@ -449,13 +491,14 @@ def build_position(
         defaults: dict[str, object] = {"cards": None, "sets_traded": 0, "turn": 1, "capitals": None, "killed_by": None}
         supplied: dict[str, object] = {"cards": cards, "sets_traded": sets_traded, "turn": turn, "capitals": capitals}
         supplied |= {"killed_by": killed_by, "captured": captured, "occupy": occupy, "moved": moved}
-        supplied |= {"trade_down": trade_down, "bonus_taken": bonus_taken}
+        supplied |= {"trade_down": trade_down, "bonus_taken": bonus_taken, "pool": pool, "discard": discard}
         defaults |= {"captured": False, "occupy": None, "moved": None, "trade_down": False, "bonus_taken": 0}
+        defaults |= {"pool": None, "discard": None}
         wrong = [k for k, v in supplied.items() if not (v is defaults[k] or (type(v) is int and v == defaults[k]))]
         if wrong:
             raise InvalidArgumentError(
                 f"{', '.join(wrong)} given at the set-up phase {chosen_phase.value!r}, where there is none yet "
-                "(no cards, sets, turns, headquarters, eliminations or captures)"
+                "(no cards, sets, turns, headquarters, eliminations, captures or reinforcements)"
             )
         player = _player(game, current_player, "current_player")
         rng = secrets.randbits(64) if seed is None else check_int("seed", seed, minimum=-(1 << 63), maximum=MASK) & MASK
@@ -465,6 +508,11 @@ def build_position(
             raise InvalidArgumentError(
                 f"{name} is for the set-up phases 'claim' and 'place', not {chosen_phase.value!r}"
             )
+    if pool is not None and chosen_phase is not Phase.REINFORCE:
+        raise InvalidArgumentError(
+            f"pool is for phase 'reinforce' (the armies still to place), not {chosen_phase.value!r}, where nothing "
+            f"is left to place: got pool={shown(pool)}"
+        )
     capture = _capture(game, occupy, chosen_phase)
     owner, army = _board(game, owners, armies, -1 if capture is None else capture[1])
     player = _player(game, current_player, "current_player")
@@ -511,14 +559,17 @@ def build_position(
     for hand in hands:
         for card in hand:
             deck.remove(card)
+    discarded = _discard(game, discard, deck)
     pos = Position.initial(len(names), game.players, deck=deck, setup_left=[0] * game.owners, rng=rng)
-    pos.owner, pos.armies, pos.hands = owner, army, hands
+    pos.owner, pos.armies, pos.hands, pos.discard = owner, army, hands, discarded
     pos.sets_traded = sets
     pos.first = player
     pos.alive, pos.killed_by = alive, killers
     pos.missions, pos.capitals = chosen_missions, chosen_capitals
-    start_turn_at(game, pos, player, turn, begun=chosen_phase is not Phase.REINFORCE)
+    start_turn_at(game, pos, player, turn, begun=chosen_phase is not Phase.REINFORCE or pool is not None)
     _enter_phase(game, pos, chosen_phase, captured, capture)
+    if pool is not None and pos.phase is not Phase.GAME_OVER:
+        _set_pool(game, pos, pool)
     pos.moved = _moved(game, moved, chosen_phase, owner, player)
     if trade_down:
         if not any(not alive[p] and killers[p] == player for p in range(game.players)):
@@ -528,10 +579,10 @@ def build_position(
         pos.trade_down = True
     taken = check_int("bonus_taken", bonus_taken, minimum=0, maximum=BIG)
     if taken:
-        if chosen_phase is Phase.REINFORCE:
+        if chosen_phase is Phase.REINFORCE and pool is None:
             raise InvalidArgumentError(
                 f"bonus_taken={taken} at phase 'reinforce', the start of the turn: no set is traded yet "
-                "(build the state after the trade, or apply the TradeCards)"
+                "(give the pool left after the trade, pool=..., or apply the TradeCards)"
             )
         pos.bonus_taken = taken
     found = problems(game, pos)

@@ -171,6 +171,8 @@ class Game(GameContext):
         moved: Iterable[Any] | None = None,
         trade_down: bool = False,
         bonus_taken: int = 0,
+        pool: int | None = None,
+        discard: Iterable[str] | None = None,
     ) -> GameState:
         """A position set up by hand: the state at the start of ``current_player``'s turn, or at a later decision.
 
@@ -179,8 +181,8 @@ class Game(GameContext):
         ``apply``, :func:`riskmath.victory_probabilities`).  The state is the one
         the engine would have at the start of that turn: the player's
         reinforcements (territories and continents) to place, a forced trade
-        first with too many cards, and so on.  The cards not in a hand are the
-        draw pile; the discard pile is empty.
+        first with too many cards, and so on.  The cards in no hand (and not
+        in ``discard``) are the draw pile.
 
         Parameters
         ----------
@@ -224,8 +226,8 @@ class Game(GameContext):
             the armies to place), ``"attack"`` (the armies placed, the
             attacks to declare or end), ``"occupy"`` (a territory just
             captured, armies to move in) or ``"fortify"`` (the attacks over).
-            After the start of the turn nothing is left to place (``pool``
-            is 0), as the engine has it: give the board as it stands then.
+            After the reinforcement nothing is left to place (the state's
+            ``pool`` is 0), as the engine has it: give the board as it stands then.
             Every rules option and invariant of that phase holds (e.g.
             ``"fortify"`` only where the rules fortify), or the position is
             refused naming the invariant.
@@ -276,7 +278,22 @@ class Game(GameContext):
             From phase ``"attack"`` on: the territory-card bonus armies
             ``current_player`` has already received this turn (the 1993
             rules give it once a turn: a set traded down later gives no
-            more); 0 at ``"reinforce"``, where no set is traded yet.
+            more); 0 at the start of the turn, where no set is traded yet
+            (at ``"reinforce"`` with ``pool``, a set may have been).
+        pool : int, optional
+            With ``phase="reinforce"`` (and only then): the reinforcement
+            under way, with ``pool`` armies still to place (the armies placed
+            so far on the board, a set traded this turn in ``sets_traded``
+            and its armies in the pool).  By default the turn's income: its
+            start.  The turn has begun, so a mission checked on one's own turn
+            is not checked again.  0 only while a trade is forced (the
+            reinforcement is over otherwise: build ``"attack"``).
+        discard : list of str, optional
+            After the set-up: the discard pile, the traded cards not yet
+            shuffled back into a new deck (by default none: every card in no
+            hand is in the draw pile).  It changes the chances of the cards
+            drawn (``chance_outcomes`` at a draw lists the draw pile) and
+            what a reshuffle brings back.
 
         Returns
         -------
@@ -323,11 +340,18 @@ class Game(GameContext):
         The set-up, with Alaska and Peru claimed and player 2 to claim next:
 
         >>> state = game.position({"Alaska": 0, "Peru": 1}, {"Alaska": 1, "Peru": 1}, current_player=2, phase="claim")
-        >>> state, len(state.legal_actions()), state.position.setup_left
-        (<GameState turn 0, SETUP_CLAIM, player 2 to move>, 40, [34, 34, 35])
+        >>> state, len(state.legal_actions()), state.armies_left, state.first
+        (<GameState turn 0, SETUP_CLAIM, player 2 to move>, 40, {0: 34, 1: 34, 2: 35}, 0)
         >>> state = game.position(owners, dict.fromkeys(names, 1), phase="place", armies_left={0: 3, 1: 2, 2: 2})
-        >>> state, state.position.queue
-        (<GameState turn 0, SETUP_PLACE, player 0 to move>, [(0, 1)])
+        >>> state, state.armies_left
+        (<GameState turn 0, SETUP_PLACE, player 0 to move>, {0: 3, 1: 2, 2: 2})
+
+        The middle of a reinforcement: a set traded (the second of the game), 4 armies still to place:
+
+        >>> state = game.position(owners, armies, current_player=1, phase="reinforce", pool=4, sets_traded=2,
+        ...                       discard=["Alaska", "Peru", "wild"], seed=0)
+        >>> state, state.pool, state.discard, state.deck_size
+        (<GameState turn 1, REINFORCE, player 1 to move>, 4, ('Alaska', 'Peru', 'wild'), 41)
         >>> game.position(owners | {"eastern canada": 1}, armies)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
             ...
@@ -357,6 +381,8 @@ class Game(GameContext):
             moved=moved,
             trade_down=trade_down,
             bonus_taken=bonus_taken,
+            pool=pool,
+            discard=discard,
         )
         return GameState(self, position, auto_chance=auto_chance)
 
@@ -860,6 +886,22 @@ class GameState:
     def bonus_taken(self) -> int:
         """The territory-card bonus armies received this turn."""
         return self.position.bonus_taken
+
+    @property
+    def discard(self) -> tuple[str, ...]:
+        """The discard pile: the cards traded in and not yet shuffled into a new deck (face up in play), by name."""
+        return tuple(self.position.discard)
+
+    @property
+    def first(self) -> int:
+        """The player who began the set-up and took (or takes) the first turn."""
+        return self.position.first
+
+    @property
+    def armies_left(self) -> dict[int, int]:
+        """The set-up armies each owner (players, then neutrals) has still to place: ``{owner: armies}`` for the
+        owners with some (empty once the set-up's placements are over), as :meth:`Game.position` takes them."""
+        return {owner: left for owner, left in enumerate(self.position.setup_left) if left}
 
     def mission_complete(self, player: int) -> bool:
         """Whether ``player`` has completed its secret mission now."""
