@@ -60,6 +60,25 @@ def test_outlook_shows_the_estimate_beside_the_rollouts(capsys, won, tmp_path):
     assert table["estimate"].tolist() == pytest.approx(estimate.tolist())
 
 
+def test_a_position_the_estimate_refuses_is_refused_before_the_games(capsys, tmp_path, monkeypatch):
+    # ``--estimate`` on a set-up position played every game, then refused the estimate and lost the table
+    # (hostile CLI review, 2026-12-03): the estimate is now asked first.
+    import riskmath.sim.rollouts as rollouts
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("games were played before the estimate was refused")
+
+    monkeypatch.setattr(rollouts, "victory_probabilities", no_games)
+    setup = tmp_path / "setup.json"
+    setup.write_text(rm.Game(3).new_initial_state(seed=1, auto_chance=True).to_json())
+    out = tmp_path / "table.csv"
+    out.write_text("old\n")
+    status, printed, err = run(capsys, "outlook", str(setup), "--agents", "odds", "--estimate", "--out", str(out))
+    assert (status, printed) == (2, "")
+    assert err.strip().startswith("riskmath: error: --estimate: state must be past the set-up")
+    assert out.read_text() == "old\n"
+
+
 def test_outlook_is_the_library_table(capsys, won, tmp_path):
     out = tmp_path / "table.csv"
     argv = ["outlook", str(won), "--agents", "aggressive,random,random", "--games", "6", "--seed", "4"]

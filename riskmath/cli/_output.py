@@ -118,7 +118,16 @@ def _same_as(status: os.stat_result, fd: int) -> bool:
         return False
 
 
-def check_out(path: str, *, inputs: Sequence[str] = ()) -> OutPath:
+def _without_storage(path: str) -> bool:
+    """Whether ``path`` is on a filesystem that stores nothing (no blocks, no inodes: proc, sysfs, cgroup)."""
+    try:
+        status = os.statvfs(path)
+    except OSError:  # (cannot tell: the writes will say)
+        return False
+    return status.f_blocks == 0 and status.f_files == 0
+
+
+def check_out(path: str, *, inputs: Sequence[str] = (), reads_stdin: bool = False) -> OutPath:
     """Check an ``--out`` path before any game is played, and decide how it is written.
 
     A symbolic link is followed: its target is written and the link kept.
@@ -130,9 +139,13 @@ def check_out(path: str, *, inputs: Sequence[str] = ()) -> OutPath:
     replaced; the file already open as standard output or error is written
     through that stream.  Anything else (a directory, a block device, a
     socket, a missing folder, a file that cannot be opened for writing, one
-    of ``inputs``) is refused with an :class:`InvalidArgumentError` naming
-    the path.
+    of ``inputs`` or, with ``reads_stdin``, the file standard input reads, an
+    empty path, a file of the kernel's on a filesystem that stores nothing,
+    such as ``/proc/version``, which root can open but not write) is refused
+    with an :class:`InvalidArgumentError` naming the path.
     """
+    if not path:
+        raise InvalidArgumentError("--out '' is not a file name (leave --out out to write no file)")
     link = False
     try:
         link = stat.S_ISLNK(os.lstat(path).st_mode)
@@ -154,7 +167,14 @@ def check_out(path: str, *, inputs: Sequence[str] = ()) -> OutPath:
         raise InvalidArgumentError(f"{through}{', a' if link else ' is a'} directory, not a file")
     if any(os.path.exists(name) and os.path.samefile(name, path) for name in inputs):
         raise InvalidArgumentError(f"--out {path!r} is the file being read: it would be overwritten")
+    if reads_stdin and _same_as(status, 0):
+        raise InvalidArgumentError(f"--out {path!r} is the file being read (standard input): it would be overwritten")
     if stat.S_ISREG(mode):
+        if _without_storage(target):
+            raise InvalidArgumentError(
+                f"{through} is a file of the kernel's (on a filesystem that stores nothing, as /proc and /sys): "
+                "not a file a table can be written to"
+            )
         return _regular_file(path, target, status)
     if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
         if stat.S_ISCHR(mode):  # (a FIFO is not opened here: that waits for a reader)

@@ -254,7 +254,7 @@ def _simulate(args: argparse.Namespace) -> str:
     if len(names) == 1:  # one name: that agent in every seat (as ``outlook --agents`` and simulate() take it)
         names *= game.players
     agents = [make_agent(name) for name in names]
-    out = check_out(args.out) if args.out else None
+    out = None if args.out is None else check_out(args.out)
     columns = ["seed", "winner", "draw", "turns"]
     columns += [f"{kind}_{seat}" for seat in range(game.players) for kind in ("territories", "armies")]
     writer = rows_to(out, columns)  # (rows as they come into a regular file; into anything else at the end)
@@ -265,11 +265,13 @@ def _simulate(args: argparse.Namespace) -> str:
     except (AgentError, WorkerError, SimulationInterrupted) as stop:
         notes(caught)
         kept = stop.results
+        count = 0 if kept is None else len(kept)  # type: ignore[arg-type]
         where = ""
-        if out is not None and kept is not None:
+        if out is not None and kept is not None and count:  # (with none finished, an existing file is kept)
             failed = save_table(kept, out, writer)
             where = f", written to {args.out}" if failed is None else f"; {failed}"
-        count = 0 if kept is None else len(kept)  # type: ignore[arg-type]
+        elif out is not None and (writer is None or not writer.written):
+            where = f"; {args.out} left as it was"
         if isinstance(stop, SimulationInterrupted):
             raise InterruptedRunError(
                 f"{interrupted_by(stop.signum)}: kept the {count} of {args.games} games that finished{where}",
@@ -326,8 +328,19 @@ def _read_position(path: str) -> Any:
 def _outlook(args: argparse.Namespace) -> str:
     from riskmath.sim.rollouts import victory_probabilities
 
-    out = check_out(args.out, inputs=[args.position] if args.position != "-" else []) if args.out else None
+    out = None
+    if args.out is not None:
+        stdin = args.position == "-"
+        out = check_out(args.out, inputs=[] if stdin else [args.position], reads_stdin=stdin)
     state = _read_position(args.position)
+    guess = None
+    if args.estimate:  # (computed first: a position the estimate refuses is refused before the games)
+        from riskmath.evaluate.estimate import estimate_victory_probabilities
+
+        try:
+            guess = estimate_victory_probabilities(state)
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(f"--estimate: {error}") from None
     names = [name.strip() for name in args.agents.split(",")]
     agents: str | list[str] = names[0] if len(names) == 1 else names
     if args.max_turns == 0:
@@ -341,10 +354,8 @@ def _outlook(args: argparse.Namespace) -> str:
             f"{interrupted_by(stop.signum)}: no table (the shares need every game)", status=128 + stop.signum
         ) from None
     notes(caught)
-    if args.estimate:
-        from riskmath.evaluate.estimate import estimate_victory_probabilities
-
-        table["estimate"] = estimate_victory_probabilities(state)
+    if guess is not None:
+        table["estimate"] = guess
     failed = None if out is None else save_table(table, out, index=True)
     seats = names if len(names) > 1 else names * state.game.players
     attrs = table.attrs

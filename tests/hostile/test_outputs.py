@@ -305,15 +305,55 @@ def test_the_position_read_is_not_overwritten(capsys, won):
     assert won.read_bytes() == before
 
 
-def test_proc_version_is_refused_even_as_root(capsys, rescue):
+@pytest.mark.parametrize("verb", ["simulate", "outlook"])
+def test_proc_version_is_refused_even_as_root_before_any_game(capsys, rescue, won, verb):
     if not os.path.isfile("/proc/version"):
         pytest.skip("no /proc")
-    # Root opens it for writing; the first row's write fails, which stops the run (its game kept elsewhere).
+    # Root can open it for writing, and only the first write failed: a game (or all of outlook's) was played first,
+    # and outlook blamed the temporary file it could not make in /proc (hostile CLI review, 2026-12-03).  A regular
+    # file on a filesystem that stores nothing (no blocks, no inodes) is now refused before the work.
     before = Path("/proc/version").read_text()
-    status, _, err = run(capsys, *SIMULATE, "--games", "3", "--out", "/proc/version")
+    argv = [*SIMULATE, "--games", "3"] if verb == "simulate" else outlook(won)
+    status, out, err = run(capsys, *argv, "--out", "/proc/version")
     assert status == 2
-    one_error_line(err, "cannot be written", "the games that finished (1) are in", str(rescue))
+    one_error_line(err, "'/proc/version' is a file of the kernel's (on a filesystem that stores nothing")
+    assert out == ""  # no game played, no table
     assert Path("/proc/version").read_text() == before
+    assert os.listdir(rescue) == []
+
+
+def test_the_position_read_from_standard_input_is_not_overwritten(tmp_path, won):
+    # ``outlook -`` compared --out with the position's file only when it was given by name: ``< file`` was
+    # overwritten with the table (hostile CLI review, 2026-12-03).
+    before = won.read_bytes()
+    with open(won, "rb") as position:
+        result = subprocess.run(
+            [*CLI, "outlook", "-", "--agents", "aggressive", "--games", "2", "--out", str(won)],
+            stdin=position, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert result.returncode == 2
+    one_error_line(result.stderr, "is the file being read (standard input): it would be overwritten")
+    assert won.read_bytes() == before
+
+
+def test_an_empty_out_path_is_refused(capsys, won):
+    # ``--out ""`` was taken as no --out: the run wrote nothing and said nothing (hostile CLI review, 2026-12-03).
+    for argv in ([*SIMULATE, "--games", "2"], outlook(won)):
+        status, out, err = run(capsys, *argv, "--out", "")
+        assert (status, out) == (2, "")
+        one_error_line(err, "--out '' is not a file name")
+
+
+def test_a_run_stopped_before_any_game_finished_leaves_the_file_as_it_was(capsys, tmp_path):
+    # A stop with no game finished (an agent over its move time at the first move) replaced the file with a bare
+    # header, although the file is emptied only when the first game is done (hostile CLI review, 2026-12-03).
+    kept = tmp_path / "keep.csv"
+    kept.write_text("precious\n")
+    status, _, err = run(capsys, *SIMULATE, "--games", "3", "--move-time", "1e-9", "--out", str(kept))
+    assert status == 2
+    assert "kept the 0 games that finished; " in err
+    assert f"{kept} left as it was" in err
+    assert kept.read_text() == "precious\n"
 
 
 def test_a_file_with_other_hard_links_is_rewritten_in_place(capsys, tmp_path):
