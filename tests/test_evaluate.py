@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -338,3 +339,16 @@ def test_kept_probability_multiplies_in_order_as_numpy_does(falls, data):
     kept = outlook.kept_probability(members, falls)
     assert kept == float(np.prod([1.0 - falls[t] for t in members]))  # the same float, not just close
     assert outlook.kept_probability(members, np.array(falls)) == kept
+
+
+@pytest.mark.parametrize(
+    ("attackers", "defenders"),
+    [(3.0, (2, 2)), (np.float64(3), (2, 2)), (Fraction(3), (2, 2)), (True, (1,)), (3, (2.0, 2)), (3, [2, True])],
+)
+def test_chain_odds_refuse_what_is_not_an_integer_whatever_was_asked_before(attackers, defenders):
+    # The memo was read before the arguments were checked: 3.0 (or a bool, a float defender) hashes as 3 does, so
+    # it was refused in a fresh process and answered after a call with ints (hostile odds review, 2026-12-03).
+    plain = (int(attackers), tuple(int(d) for d in defenders))
+    assert 0.0 <= chain_win_probability(*plain) <= 1.0  # the ints remembered first
+    with pytest.raises(InvalidArgumentError, match="must be an integer"):
+        chain_win_probability(attackers, defenders)

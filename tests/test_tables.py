@@ -234,3 +234,15 @@ def test_win_probability_table_matches_single_battles(attackers, defenders, rule
     for x, y in cells:
         a, d = 1 + round(x * (attackers - 1)), 1 + round(y * (defenders - 1))
         assert table.loc[a, d] == pytest.approx(rm.battle(a, d, rules=rules).win_probability, abs=1e-12, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "shape"),
+    [((np.uint8(255), 3), {}, (255, 3)), ((300, 3), {"stop_at": np.uint8(255)}, (45, 3)), ((np.int8(127), 2), {}, (127, 2))],
+)
+def test_numpy_small_integers_at_their_largest_make_the_whole_table(args, kwargs, shape):
+    # The index was built from the arguments as given: np.uint8(255) + 1 wrapped round to 0 (hostile odds review).
+    table = rm.odds_table(*args, **kwargs)
+    assert table.shape == shape
+    assert table.index[-1] == int(args[0])
+    assert table.index[0] == int(kwargs.get("stop_at", 0)) + 1

@@ -46,7 +46,6 @@ from riskmath.agents.basic import BuiltIn, Signature, check_asked, first_trade, 
 from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
     ContinentPlan,
-    chain_win_probability,
     fall_probabilities,
     kept_probability,
     owners_and_armies,
@@ -76,7 +75,7 @@ from riskmath.game.position import (
     trade_down_over,
 )
 from riskmath.game.state import GameState
-from riskmath.odds._odds_grids import small_battles
+from riskmath.odds._odds_grids import chain_odds, small_battles
 
 __all__ = ["OddsAgent"]
 
@@ -335,7 +334,7 @@ class OddsAgent(BuiltIn):
                     break
                 able = armies[source] - 1
                 rest = [armies[t] for t in route[k:] if owners[t] != me]
-                chance = chain_win_probability(able, tuple(rest), combat)
+                chance = chain_odds(able, tuple(rest), combat)
                 if chance >= self.continue_threshold:
                     return ("blitz", source, target, 0)
                 break

@@ -86,12 +86,13 @@ from riskmath._validation import check_int, check_probability
 from riskmath.agents.odds import OddsAgent, placements
 from riskmath.agents.search import SearchAgent
 from riskmath.evaluate.estimate import check_lineup
-from riskmath.evaluate.outlook import ContinentPlan, chain_win_probability, plan_continent_above, win_probability
+from riskmath.evaluate.outlook import ContinentPlan, plan_continent_above, win_probability
 from riskmath.evaluate.whatif import WhatIf
 from riskmath.game.actions import EndPhase, Fortify
 from riskmath.game.checked import Checked, to_engine
 from riskmath.game.position import fortification_reach, occupation_range, own_territories, rival_table
 from riskmath.game.state import GameState
+from riskmath.odds._odds_grids import chain_odds
 from riskmath.odds.battles import battle
 
 __all__ = ["PlannerAgent"]
@@ -447,7 +448,7 @@ class PlannerAgent(OddsAgent):
             rest = tuple(armies[t] for t in route[1:] if owners[t] != me)
             able = placed[route[0]] - 1
             if rest:
-                chance *= chain_win_probability(able, rest, combat) if able > 0 else 0.0
+                chance *= chain_odds(able, rest, combat) if able > 0 else 0.0
             stack = float(able)
             for t in route[1:]:
                 if owners[t] != me:

@@ -16,7 +16,7 @@ from riskmath.errors import BoardError, InvalidArgumentError
 from riskmath.evaluate._routes import covers, shares
 from riskmath.game.cards import is_set
 from riskmath.game.position import holds_set, income, rival_table
-from riskmath.odds._odds_grids import chain_success, chain_win_probability, win_probability
+from riskmath.odds._odds_grids import chain_odds, chain_success, chain_win_probability, win_probability
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -452,7 +452,7 @@ def _evaluate_routes(
         if able < 1:
             probability = 0.0
             break
-        probability *= chain_win_probability(able, known[path][2], combat)
+        probability *= chain_odds(able, known[path][2], combat)
         if probability <= beat:
             return None
     routes = [(source, *path) for source, path in zip(sources, paths, strict=True)]

@@ -23,7 +23,7 @@ from riskmath.odds.battles import battle_statistics
 from riskmath.odds.conquests import attack_with, battles_cost, describe_path
 from riskmath.odds.dice import CombatRules, resolve_rules
 
-__all__ = ["chain_success", "chain_win_probability", "small_battles", "win_probability"]
+__all__ = ["chain_odds", "chain_success", "chain_win_probability", "small_battles", "win_probability"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -256,28 +256,34 @@ def chain_win_probability(attackers: int, defenders: tuple[int, ...], rules: obj
         ``(size + 1)**2`` floats per number of defenders, ``size`` the
         attackers rounded up to 64, 128 or 256), would not fit in the limits.
     """
+    # Checked before the memo is read: a float or a bool equal to a remembered count hashes alike, and was
+    # answered after a call with ints and refused before it.
+    able = attackers if type(attackers) is int else check_int("attackers", attackers, minimum=None)
+    if not is_sequence(defenders):
+        raise InvalidArgumentError(f"defenders must be a sequence of army counts, got {shown(defenders)}")
+    path = tuple(defenders)
+    if not all(type(d) is int for d in path) or (path and min(path) < 0):  # a quick pass for plain ints
+        path = tuple(check_int(f"defenders[{i}]", d, minimum=0) for i, d in enumerate(path))
+    if not path:
+        raise InvalidArgumentError("defenders must name at least one territory, got an empty sequence")
+    return chain_odds(able, path, rules)
+
+
+def chain_odds(attackers: int, defenders: tuple[int, ...], rules: object = None) -> float:
+    """:func:`chain_win_probability` of arguments the caller has checked, memoized: the agents' hot path.
+
+    ``attackers`` a plain ``int``, ``defenders`` a non-empty tuple of plain ``int`` s ``>= 0`` (as the
+    library's planners build them from a position's armies); nothing is checked here.
+    """
     memo = _LAST[0]
     if rules is not memo.given:
         memo = _memo(rules)
-    try:
-        key: tuple[int, tuple[int, ...]] | None = (attackers, tuple(defenders))
-        found = memo.chains.get(key)  # type: ignore[arg-type]
-    except TypeError:  # defenders not iterable, or holding something unhashable: refused below
-        key, found = None, None
+    key = (attackers, defenders)
+    found = memo.chains.get(key)
     if found is None:
-        able = check_int("attackers", attackers, minimum=None)
-        if not is_sequence(defenders):
-            raise InvalidArgumentError(f"defenders must be a sequence of army counts, got {shown(defenders)}")
-        path = tuple(defenders)
-        if not all(type(d) is int for d in path) or (path and min(path) < 0):  # a quick pass for plain ints
-            path = tuple(check_int(f"defenders[{i}]", d, minimum=0) for i, d in enumerate(path))
-        if not path:
-            raise InvalidArgumentError("defenders must name at least one territory, got an empty sequence")
         if len(memo.chains) >= _MEMO_CHAINS:
             memo.chains.clear()
-        found = _chain_win_probability(able, path, memo.combat)
-        if key is not None:
-            memo.chains[key] = found
+        found = memo.chains[key] = _chain_win_probability(attackers, defenders, memo.combat)
     return found
 
 

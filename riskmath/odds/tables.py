@@ -75,6 +75,8 @@ def odds_table(
     ]
     import pandas as pd
 
+    # (checked by battle_statistics; as Python ints, so that a NumPy uint8 of 255 does not wrap round below)
+    max_attackers, max_defenders, stop_at = int(max_attackers), int(max_defenders), int(stop_at)
     table = pd.DataFrame(
         grid,
         index=pd.RangeIndex(stop_at + 1, max_attackers + 1, name="attackers"),
