@@ -198,7 +198,5 @@ def test_a_route_goes_on_at_exactly_the_continue_threshold():
         state = state.apply(agent.act(state, rng))
     route = agent._plans[0][2][0]
     able = state.armies(route[0]) - 1
-    agent.continue_threshold = oddsagent.chain_odds(
-        able, tuple(state.armies(t) for t in route[1:]), game.rules.combat
-    )
+    agent.continue_threshold = oddsagent.chain_odds(able, tuple(state.armies(t) for t in route[1:]), game.rules.combat)
     assert agent.act(state, rng) == Blitz(names[route[0]], names[route[1]], stop_at=0)

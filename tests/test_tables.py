@@ -238,7 +238,11 @@ def test_win_probability_table_matches_single_battles(attackers, defenders, rule
 
 @pytest.mark.parametrize(
     ("args", "kwargs", "shape"),
-    [((np.uint8(255), 3), {}, (255, 3)), ((300, 3), {"stop_at": np.uint8(255)}, (45, 3)), ((np.int8(127), 2), {}, (127, 2))],
+    [
+        ((np.uint8(255), 3), {}, (255, 3)),
+        ((300, 3), {"stop_at": np.uint8(255)}, (45, 3)),
+        ((np.int8(127), 2), {}, (127, 2)),
+    ],
 )
 def test_numpy_small_integers_at_their_largest_make_the_whole_table(args, kwargs, shape):
     # The index was built from the arguments as given: np.uint8(255) + 1 wrapped round to 0 (hostile odds review).
