@@ -164,6 +164,28 @@ class TestLargeBattles:
         assert exact.win_probability > 0
         assert exact.expected_attackers_left_if_won == 1
 
+    @pytest.mark.parametrize("defenders", [970, 993, 1005])
+    def test_a_subnormal_win_probability_gives_no_mean_if_won(self, defenders):
+        # Between the smallest float64 (5e-324) and the smallest normal one (2.2e-308) the win probability loses its
+        # digits, and the mean given a win, divided by it, came out 1.5 for battle(2, 1005) where the exact mean is
+        # 1.5994 (6 % off; 1e-5 off at 993): refused now, as an underflow to 0 was (hostile odds review, 2026-12-03).
+        b = rm.battle(2, defenders)
+        assert 0.0 < b.win_probability < 2.2250738585072014e-308
+        with pytest.raises(rm.UndefinedStatisticError, match="below the smallest normal float64; try exact=True"):
+            _ = b.expected_attackers_left_if_won
+        assert "expected_attackers_left_if_won" not in b.summary().index
+        with pytest.raises(rm.UndefinedStatisticError, match="below the smallest normal float64; try exact=True"):
+            _ = rm.conquest(2, [defenders]).expected_final_armies_if_won
+        assert rm.battle(2, defenders, exact=True).expected_attackers_left_if_won > 1
+
+    def test_a_tiny_normal_win_probability_still_gives_the_mean_if_won_to_float_precision(self):
+        b, exact = rm.battle(2, 950), rm.battle(2, 950, exact=True)
+        assert 1e-307 < b.win_probability < 1e-305
+        assert b.expected_attackers_left_if_won == pytest.approx(float(exact.expected_attackers_left_if_won), rel=1e-13)
+        assert rm.conquest(2, [950]).expected_final_armies_if_won == pytest.approx(
+            float(exact.expected_attackers_left_if_won), rel=1e-13
+        )
+
 
 @pytest.mark.slow
 class TestMonteCarlo:

@@ -58,6 +58,20 @@ def test_odds_json(capsys):
     assert document["win_probability"] == pytest.approx(0.47993525647768026, rel=1e-14)
 
 
+def test_odds_json_has_every_statistic_null_where_undefined(capsys):
+    # The mean left if won was left out of the document where winning is impossible in float64, while conquest
+    # --json writes null (hostile CLI review, 2026-12-03); a subnormal win probability is such a case now too.
+    for attackers, defenders, mean in [("9", "10", 4.2455), ("2", "1005", None), ("1", "800", None)]:
+        status, out, _ = run(capsys, "odds", attackers, defenders, "--json")
+        assert status == 0
+        document = json.loads(out)
+        assert set(rm.STATISTICS) <= set(document)
+        if mean is None:
+            assert document["expected_attackers_left_if_won"] is None
+        else:
+            assert document["expected_attackers_left_if_won"] == pytest.approx(mean, abs=1e-4)
+
+
 def test_odds_json_exact_and_variant(capsys):
     _, out, _ = run(capsys, "odds", "2", "1", "--json", "--exact", "--defender-max-dice", "3")
     # 125/216 + 91/216 * 15/36; with one defender a third defending die changes nothing.

@@ -31,7 +31,14 @@ from riskmath.cli._output import (
     shown,
 )
 from riskmath.cli._parser import UsageError
-from riskmath.errors import AgentError, InvalidArgumentError, SimulationInterrupted, StateError, WorkerError
+from riskmath.errors import (
+    AgentError,
+    InvalidArgumentError,
+    SimulationInterrupted,
+    StateError,
+    UndefinedStatisticError,
+    WorkerError,
+)
 from riskmath.odds.battles import STATISTICS, battle
 from riskmath.odds.conquests import conquest
 from riskmath.odds.dice import CombatRules, roll_odds
@@ -96,21 +103,24 @@ def _roll(args: argparse.Namespace) -> str:
 def _odds(args: argparse.Namespace) -> str:
     rules = _rules(args)
     result = battle(args.attackers, args.defenders, stop_at=args.stop_at, exact=args.exact, rules=rules)
-    # The statistics of result.summary(), without building its pandas Series (importing pandas is most of the time).
-    stats = {
-        name: getattr(result, name)
-        for name in STATISTICS
-        if name != "expected_attackers_left_if_won" or result.win_probability > 0
-    }
-    if args.json:
+    # The statistics of result.summary(), without building its pandas Series (importing pandas is most of the time);
+    # None for one the battle leaves undefined (the mean left if won, where winning is impossible in float64).
+    stats: dict[str, object] = {}
+    for name in STATISTICS:
+        try:
+            stats[name] = getattr(result, name)
+        except UndefinedStatisticError:
+            stats[name] = None
+    if args.json:  # (every key, null where undefined, as conquest --json writes its mean if won)
         document: dict[str, object] = {
             "attackers": args.attackers,
             "defenders": args.defenders,
             "stop_at": args.stop_at,
         }
         _add_rules(document, rules)
-        document.update({name: _jsonable(value) for name, value in stats.items()})
+        document.update({name: None if value is None else _jsonable(value) for name, value in stats.items()})
         return json.dumps(document)
+    stats = {name: value for name, value in stats.items() if value is not None}
     title = f"{args.attackers} attackers (armies able to attack) v {args.defenders} defenders"
     if args.stop_at:
         title += f", stopping at {args.stop_at}"
@@ -149,7 +159,10 @@ def _conquest(args: argparse.Namespace) -> str:
     result = conquest(args.attackers, args.defenders, leave=args.leave, exact=args.exact, rules=rules)
     steps = result.step_table()
     won = result.win_probability
-    final = result.expected_final_armies_if_won if won > 0 else None
+    try:
+        final = result.expected_final_armies_if_won
+    except UndefinedStatisticError:  # (winning impossible, or too unlikely for float64)
+        final = None
     if args.json:
         final_json = None if final is None else _jsonable(final)
         document = {

@@ -383,6 +383,25 @@ def unit_interval(value: Any) -> Any:
     return value
 
 
+#: The smallest normal float64 (about 2.2e-308).  A float probability below it is subnormal: its digits are lost
+#: one by one, and so are those of the terms that summed to it, so that a mean given that event (divided by it)
+#: can be wrong from the fourth digit on.  Such a mean is refused in float64 (``exact=True`` computes it).
+SMALLEST_NORMAL = sys.float_info.min
+
+
+def conditioning_defined(probability: Any, exact: bool) -> bool:
+    """Whether a mean given an event of ``probability`` can be given: above 0 exactly, a normal float64 in floats.
+
+    Examples
+    --------
+    >>> conditioning_defined(1e-300, False), conditioning_defined(1e-310, False)
+    (True, False)
+    >>> conditioning_defined(Fraction(1, 10**400), True)
+    True
+    """
+    return bool(probability > 0) if exact else bool(probability >= SMALLEST_NORMAL)
+
+
 def unit_interval_array(values: Any) -> Any:
     """:func:`unit_interval` for every entry of a float array (a new array); object arrays of Fractions as they are."""
     array = np.asarray(values)

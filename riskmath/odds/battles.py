@@ -29,8 +29,10 @@ from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._backward import backward_exact, backward_float
 from riskmath.odds._battle_cache import CLASSIC, forget, held, lookup, remember
 from riskmath.odds._sweeps import (
+    SMALLEST_NORMAL,
     PlainForward,
     backward_cost,
+    conditioning_defined,
     forward_cost,
     forward_exact,
     forward_float,
@@ -267,11 +269,12 @@ class _FinalMoments:
 
     def given_win(self, moment: str, statistic: str) -> Number:
         win = self.mean("win")
-        if not win > 0:
-            raise UndefinedStatisticError(
-                f"{statistic} is undefined for {self.battle!r}: "
-                f"the win probability is {win}" + ("" if self.battle.exact else " in float64; try exact=True")
-            )
+        if not conditioning_defined(win, self.battle.exact):
+            if self.battle.exact or not win > 0:
+                why = f"the win probability is {win}" + ("" if self.battle.exact else " in float64; try exact=True")
+            else:
+                why = f"the win probability, {win:.3g}, is below the smallest normal float64; try exact=True"
+            raise UndefinedStatisticError(f"{statistic} is undefined for {self.battle!r}: {why}")
         return self.mean(moment) / win
 
 
@@ -349,10 +352,12 @@ class Battle:
     probabilities are never outside [0, 1] (round-off there is clipped) and
     the float outcomes are normalised to sum to 1 (within 1e-14, summed with
     ``math.fsum``).  A probability below the smallest float64 (about
-    1e-308) underflows to 0; the conditional
-    statistic :attr:`expected_attackers_left_if_won` then raises
-    :class:`UndefinedStatisticError` instead of dividing 0 by 0 (use
-    ``exact=True``).
+    1e-308) underflows to 0, losing its digits on the way (below the
+    smallest normal float64, 2.2e-308); the conditional statistic
+    :attr:`expected_attackers_left_if_won` then raises
+    :class:`UndefinedStatisticError` instead of dividing by it (use
+    ``exact=True``): divided by a probability of 1e-323, the mean came out
+    6 % wrong.
 
     Examples
     --------
@@ -584,7 +589,11 @@ class Battle:
         """
         import pandas as pd
 
-        names = [name for name in STATISTICS if name != "expected_attackers_left_if_won" or self.win_probability > 0]
+        names = [
+            name
+            for name in STATISTICS
+            if name != "expected_attackers_left_if_won" or conditioning_defined(self.win_probability, self._exact)
+        ]
         return pd.Series(
             {name: getattr(self, name) for name in names},
             name=repr(self),
@@ -708,12 +717,13 @@ class _GridMoments:
 
     def given_win(self, moment: str, statistic: str) -> np.ndarray:
         win = self._moments["win"]
-        if not np.all(win > 0):
-            a, d = np.argwhere(~(win > 0))[0]
+        defined = win > 0 if win.dtype == object else win >= SMALLEST_NORMAL
+        if not np.all(defined):
+            a, d = np.argwhere(~defined)[0]
             raise UndefinedStatisticError(
                 f"{statistic} is undefined at attackers={a + self._stop_at + 1}, "
-                f"defenders={d + 1}: the win probability underflows float64; use exact=True "
-                "or a smaller grid"
+                f"defenders={d + 1}: the win probability underflows float64 (or is below its smallest normal "
+                "number, where its digits are lost); use exact=True or a smaller grid"
             )
         given: np.ndarray = self._moments[moment] / win
         return given

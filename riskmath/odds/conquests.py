@@ -40,6 +40,7 @@ from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._sweeps import (
     Kernel,
     columns_cost,
+    conditioning_defined,
     forward_columns,
     forward_cost,
     forward_exact_from,
@@ -404,9 +405,10 @@ class Conquest:
         """
 
         total = self.win_probability
-        if not total > 0:
+        if not conditioning_defined(total, self.exact):
+            below = "" if self.exact or not total > 0 else " (below the smallest normal float64; try exact=True)"
             raise UndefinedStatisticError(
-                f"final_distribution is undefined for {self!r}: the win probability is {total}"
+                f"final_distribution is undefined for {self!r}: the win probability is {total}{below}"
             )
         # Given success: normalised by the captures' own sum (the success probability before clipping).
         return armies_given(self.captures[-1], sum(self.captures[-1]), self.exact)
