@@ -136,3 +136,26 @@ def test_a_path_of_thousands_of_territories_is_walked_without_recursion():
         plan = rm.plan_conquest(1150, rm.Target.path([1] * 1100))
     assert plan.win_probability == pytest.approx(rm.conquest(1150, [1] * 1100).win_probability, rel=1e-9)
     assert len(list(rm.Target.path([2] * 1500).walk())) == 1500
+
+
+def test_the_labels_of_a_long_unnamed_path_are_counted_before_they_are_made(monkeypatch):
+    # Unnamed targets are labelled by position ("1.1.1..."), as long as their depth: the labels of a path of 40,000
+    # took 1.5 GiB and two seconds before the cost check refused the plan (hostile odds review, 2026-12-03).
+    import riskmath.odds.plans as plans
+
+    def made(*args):
+        raise AssertionError("the labels were made before the cost was checked")
+
+    monkeypatch.setattr(plans, "_labeled", made)
+    with rm.set_limits(max_memory=100 * 2**20), pytest.raises(rm.ResourceLimitError, match=r"needs about 1\.\d GiB"):
+        rm.plan_conquest(3, rm.Target.path([1] * 40_000))
+    with pytest.raises(rm.ResourceLimitError, match=r"<100000 targets, .* needs about 9\.\d GiB.*name the targets"):
+        rm.plan_conquest(3, rm.Target.path([1] * 100_000))  # (under the default limits: 9 GiB, 51 s before)
+    monkeypatch.undo()
+    # The count is the labels' own: every position string and name, as _labeled makes them.
+    plan = rm.Target(2, "Peru", then=[rm.Target(1, then=[rm.Target(1), rm.Target(1, "x")]), rm.Target(3)])
+    targets, _ = plans._label_cost(plan)
+    labels = [label for label, _, _ in plans._labeled(plan)]
+    assert (targets, labels) == (5, ["Peru", "1", "1.1", "x", "2"])
+    deep = rm.Target.path([1] * 300)
+    assert plans._label_cost(deep)[1] >= sum(len(label) for label, _, _ in plans._labeled(deep))

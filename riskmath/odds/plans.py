@@ -221,6 +221,24 @@ def _labeled(root: Target) -> list[tuple[str, Target, str | None]]:
     return out
 
 
+def _label_cost(root: Target) -> tuple[int, int]:
+    """``(targets, bytes)`` of the labels :func:`_labeled` would make, counted without making them.
+
+    A target without a name is labelled by its position (``"1.2.1"``), which is as long as its depth: a path
+    of ``n`` unnamed targets has labels of ``n**2`` characters in all (``Target.path([1] * 40_000)`` took 1.5
+    GiB before its cost was checked).
+    """
+    count, size = 0, 0
+    stack: list[tuple[Target, int]] = [(root, 0)]
+    while stack:
+        node, length = stack.pop()
+        count += 1
+        size += 64 + (len(node.name) if node.name else max(length, 4))  # (a str object, its tuple and list entry)
+        for i, child in enumerate(node.then, 1):
+            stack.append((child, length + len(str(i)) + (1 if length else 0)))
+    return count, size
+
+
 def _children_value(node: Target, y: int, success: dict[int, Vector], exact: bool, skip: int | None = None) -> Any:
     """Product of the children's success for ``y`` armies holding ``node`` (child ``skip`` left out)."""
     value: Any = Fraction(1) if exact else 1.0
@@ -306,20 +324,27 @@ class PlanResult:
         self.plan = plan
         self.exact = check_exact(exact)
         self.rules: CombatRules = resolve_rules(rules)
-        self._nodes = _labeled(plan)
-        self.labels = [label for label, _, _ in self._nodes]
         X = self.attackers
         memory, seconds = plan_cost(plan, X, self.rules, self.exact, forward=True)
-        check_cost(
+        targets, label_bytes = _label_cost(plan)
+        unnamed = label_bytes > 64 * 2**20  # (only then is the hint worth giving)
+        check_cost(  # before the labels are made: those of a long path of unnamed targets grow with its square
             lambda: (
-                f"plan_conquest(attackers={shown(X)}, plan=<{len(self.labels)} targets, at most "
+                f"plan_conquest(attackers={shown(X)}, plan=<{targets} targets, at most "
                 f"{shown(max(node.defenders for node in plan.walk()))} defenders>"
                 f"{', exact=True' if self.exact else ''})"
             ),
-            memory=memory,
-            seconds=seconds,
-            hint=USE_FLOATS if self.exact else "",
+            memory=memory + label_bytes,
+            seconds=seconds + label_bytes * 2e-9,
+            hint=(USE_FLOATS if self.exact else "")
+            + (
+                "name the targets (a long path of unnamed ones is labelled by positions as long as it); "
+                if unnamed
+                else ""
+            ),
         )
+        self._nodes = _labeled(plan)
+        self.labels = [label for label, _, _ in self._nodes]
         self._kern = kernel(self.rules)
         self._success = success_functions(plan, X, self._kern, self.exact)
         # Forward: plain marginals, and weighted by the success of the other branches.
