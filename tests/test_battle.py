@@ -343,3 +343,24 @@ def test_a_presets_name_is_its_dice_wherever_rules_are_taken(name):
     assert chain_win_probability(9, (3, 2), name) == chain_win_probability(9, (3, 2), rules)
     three = name in ("risiko", "french_1957")  # the editions whose defender throws three dice
     assert (rm.battle(6, 4, rules=name).rules.defender_max_dice == 3) is three
+
+
+@given(st.lists(st.tuples(st.fractions(min_value=0, max_value=1), st.integers(-50, 50)), max_size=30))
+def test_the_exact_weighted_sum_is_the_sum_of_fractions(terms):
+    from riskmath.odds._sweeps import exact_weighted_sum
+
+    assert exact_weighted_sum(terms) == sum((p * k for p, k in terms), Fraction(0))
+
+
+@pytest.mark.parametrize(("attackers", "defenders", "stop_at"), [(5, 3, 0), (10, 10, 2), (3, 40, 0), (1, 300, 0)])
+def test_exact_statistics_are_the_centred_sums_over_the_final_states(attackers, defenders, stop_at):
+    # The exact means and variances are summed over one common denominator, the variance as E[f**2] - E[f]**2
+    # (exact: nothing cancels): the statistics of battle(1, 1500, exact=True) took 9 s term by term, now under
+    # one (hostile odds review, 2026-12-03).  The definitions, summed as Fractions term by term:
+    b = rm.battle(attackers, defenders, stop_at=stop_at, exact=True)
+    states = list(zip(b.outcomes.index, b.outcomes, strict=True))
+    for left, variance in [(0, b.variance_attacker_losses), (1, b.variance_defender_losses)]:
+        mean = sum((p * state[left] for state, p in states), Fraction(0))
+        assert variance == sum((p * (state[left] - mean) ** 2 for state, p in states), Fraction(0))
+    assert b.expected_attackers_left == sum((p * a for (a, _), p in states), Fraction(0))
+    assert b.std_defender_losses == pytest.approx(math.sqrt(b.variance_defender_losses), rel=1e-15)

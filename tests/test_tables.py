@@ -250,3 +250,33 @@ def test_numpy_small_integers_at_their_largest_make_the_whole_table(args, kwargs
     assert table.shape == shape
     assert table.index[-1] == int(args[0])
     assert table.index[0] == int(kwargs.get("stop_at", 0)) + 1
+
+
+def test_an_exact_table_of_numbers_over_4300_digits_is_written_whole():
+    # Python's str refuses an int of over 4,300 digits: format_table of odds_table(1, 3500, exact=True) raised
+    # "Exceeds the limit (4300 digits) for integer string conversion" from inside (hostile odds review, 2026-12-03).
+    import sys
+
+    from riskmath.odds.tables import fraction_text
+
+    table = rm.odds_table(1, 1900, exact=True)  # (about a second)
+    last = table.iloc[0, -1]
+    assert last.denominator.bit_length() > 4300 * 3.33
+    csv_text = rm.format_table(table, "csv")
+    document = json.loads(rm.format_table(table, "json"))
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert csv_text.splitlines()[1].split(",")[-1] == str(last)
+        assert document["values"][0][-1] == str(last)
+        for value in (Fraction(-(3**9000), 2**20000), Fraction(7**9000), Fraction(5, 12)):
+            assert fraction_text(value) == str(value)
+        assert Fraction(document["values"][0][-1]) == last  # (Fraction reads back what was written)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def test_the_digits_of_an_exact_table_are_counted_before_they_are_written():
+    table = rm.odds_table(1, 1200, exact=True)
+    with rm.set_limits(max_seconds=0.05), pytest.raises(rm.ResourceLimitError, match="format_table of a 1 x 1200"):
+        rm.format_table(table, "json")

@@ -842,6 +842,29 @@ def forward_exact(
     return forward_exact_from({(attackers, defenders): Fraction(1)}, stop_at, kern)
 
 
+def exact_weighted_sum(terms: Sequence[tuple[Fraction, int]]) -> Fraction:
+    """``sum(p * k)`` for Fractions ``p`` and ints ``k``, over one common denominator.
+
+    Adding Fractions term by term reduces every partial sum with a gcd of
+    ever larger numbers: the statistics of ``battle(1, 2500, exact=True)``
+    took 19 s that way, summing 2,500 probabilities with denominators of
+    thousands of digits.  The probabilities of a sweep are multiples of
+    powers of ``1 / K``, so that the largest denominator is usually a
+    multiple of all the others: the sum is taken over it in integers and
+    reduced once.
+
+    Examples
+    --------
+    >>> exact_weighted_sum([(Fraction(1, 6), 2), (Fraction(1, 36), 3), (Fraction(1, 4), 1)])
+    Fraction(2, 3)
+    """
+    common = 1
+    for denominator in sorted({p.denominator for p, k in terms if k}, key=int.bit_length, reverse=True):
+        if common % denominator:
+            common = common // math.gcd(common, denominator) * denominator
+    return Fraction(sum(p.numerator * k * (common // p.denominator) for p, k in terms if k), common)
+
+
 def scale_exponent(probability: Fraction, K: int) -> int:
     """Smallest ``n`` with ``probability * K**n`` an integer (K's primes only)."""
     rest = probability.denominator

@@ -33,6 +33,7 @@ from riskmath.odds._sweeps import (
     PlainForward,
     backward_cost,
     conditioning_defined,
+    exact_weighted_sum,
     forward_cost,
     forward_exact,
     forward_float,
@@ -239,8 +240,9 @@ class _FinalMoments:
         self._means: dict[str, Number] = {}
 
     def _expect(self, f: Callable[[int, int], Number]) -> Number:
-        zero: Number = Fraction(0) if self.battle.exact else 0.0
-        return sum((p * f(a, d) for a, d, p in self.battle._final_states), zero)
+        if self.battle.exact:  # (f gives ints: one common denominator, one gcd, not one per term)
+            return exact_weighted_sum([(p, f(a, d)) for a, d, p in self.battle._final_states])  # type: ignore[misc]
+        return sum((p * f(a, d) for a, d, p in self.battle._final_states), 0.0)
 
     def mean(self, moment: str) -> Number:
         if moment not in self._means:
@@ -255,8 +257,14 @@ class _FinalMoments:
         return self._means[moment]
 
     def variance(self, moment: str) -> Number:
-        mean, f = self.mean(moment), _MOMENTS[moment]
-        return self._expect(lambda a, d: (f(a, d) - mean) ** 2)  # centered: no cancellation
+        key = f"variance {moment}"  # (remembered: the standard deviation asks for it again)
+        if key not in self._means:
+            mean, f = self.mean(moment), _MOMENTS[moment]
+            if self.battle.exact:  # E[f**2] - E[f]**2 has no round-off to cancel when exact, and stays in ints
+                self._means[key] = self._expect(lambda a, d: f(a, d) ** 2) - mean**2
+            else:
+                self._means[key] = self._expect(lambda a, d: (f(a, d) - mean) ** 2)  # centered: no cancellation
+        return self._means[key]
 
     def losses(self, side: str) -> Number:
         # Summed as losses, small numbers, not as the start less the mean left: with a million attackers that
