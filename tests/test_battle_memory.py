@@ -64,3 +64,20 @@ def test_the_traced_peak_grows_with_a_plus_d_not_a_times_d():
     for n, peak in peaks.items():
         assert peak <= 1000 * n, (n, peak)
     assert peaks[6000] <= 6 * peaks[1500]  # four times the armies: linear growth with room (a grid: 16 times)
+
+
+@pytest.mark.parametrize(("attackers", "defenders", "stop_at"), [(3000, 3000, 0), (6000, 2000, 0), (2000, 6000, 40)])
+def test_the_memory_estimate_bounds_the_traced_peak_and_follows_the_sweep(attackers, defenders, stop_at):
+    # The estimate counted the whole grid for the anti-diagonal sweep too: battle(20_000, 20_000) was refused as
+    # needing 3 GiB, and runs in 47 MiB (hostile odds review, 2026-12-03).  It now counts the sweep's edges and
+    # diagonals: above the traced peak (what the sweep and the result allocate), and far below the grid.
+    from riskmath.odds._sweeps import forward_cost
+
+    rm.battle(50, 50)
+    tracemalloc.start()
+    rm.battle(attackers, defenders, stop_at=stop_at)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    estimate = forward_cost(attackers, defenders, stop_at, rm.CombatRules(), False)[0]
+    assert peak <= estimate < 8 * (attackers + 1) * (defenders + 1) / 4
+    rm.battle(20_000, 20_000)  # (under the default limits: half a second)

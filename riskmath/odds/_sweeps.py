@@ -291,12 +291,18 @@ def forward_cost(attackers: int, defenders: int, stop_at: int, rules: CombatRule
     A, D, stop_at = capped(attackers, defenders, stop_at)
     stopped = (min(stop_at, A) + 1) * (D + 1)
     if not exact:
-        # The (A + 1) x (D + 1) float grid, the win vector and stop matrix, and both as Python lists.  An upper
-        # bound: the column sweep allocates that grid, but the anti-diagonal sweep (most battles) only its edges
-        # and one diagonal, O(A + D) (issue 21).  Kept as it was, since the refusals quote it (a battle the grid
-        # would not fit is refused as before) and the game's blitz tables read it.
-        memory = 8.0 * (A + 1) * (D + 1) + (8 + _PYFLOAT) * ((A + 1) + stopped)
-        if _COLUMN_COST * D < A + D:  # the column sweep (a tall grid), as forward_float picks its sweep
+        # The win vector and stop matrix, as arrays and as Python lists, and the sweep's working memory: the
+        # column sweep (a tall grid) allocates the (A + 1) x (D + 1) grid, the anti-diagonal sweep (most battles)
+        # only its edges and a diagonal, O(A + D) (issue 21).  Until 2026-12-03 the whole grid was counted for
+        # both: battle(20_000, 20_000) was refused as needing 3 GiB, and runs in 47 MiB.
+        columns = _COLUMN_COST * D < A + D  # (as forward_float picks its sweep)
+        if columns:
+            working = 8.0 * (A + 1) * (D + 1)
+        else:  # _forward_diagonals: the rows below lo, the columns below the defender's dice, three diagonals
+            lo = min(max(rules.attacker_max_dice, stop_at + 1), A + 1)
+            working = 8.0 * (lo * (D + 1) + rules.defender_max_dice * (A + 1) + 3 * (min(A, D) + 1))
+        memory = working + (8 + _PYFLOAT) * ((A + 1) + stopped)
+        if columns:
             # Each column's filter and copies cost 35-70 ns a cell on a grid of tens of millions of cells, by the
             # page faults of its fresh memory (measured 2026-12-02 on 10^6 x 40, 3 x 10^6 x 40, 10^6 x 80 and
             # 3 x 10^5 x 200), 70 taken to stay cautious; the diagonal sweep's 10 ns was 2-3 times too low here.
