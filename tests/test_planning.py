@@ -33,6 +33,18 @@ class TestArmiesNeeded:
             assert rm.armies_needed(d, p) == n
             assert rm.armies_needed(d, p + Fraction(1, 10**30)) == n + 1
 
+    def test_an_exact_decision_too_big_for_the_limits_is_refused_in_the_searchs_own_words(self):
+        # 1099 attackers take 20 territories of 50 with 0.99999899906 in floats, within 1e-9 of 0.999999: the exact
+        # recheck's refusal named conquest(..., exact=True) and suggested exact=False, which armies_needed does not
+        # take (hostile odds review, 2026-12-03).
+        with pytest.raises(rm.ResourceLimitError) as refused:
+            rm.armies_needed([50] * 20, 0.999999)
+        message = str(refused.value)
+        assert message.startswith("armies_needed(defenders=<path of 20 territories, at most 50 defenders>, ")
+        assert "1099 attackers win with probability 0.99999899" in message
+        assert "ask for a probability further from the odds of 1099 attackers" in message
+        assert "exact=False" not in message
+
     def test_grows_with_the_probability(self):
         needed = [rm.armies_needed([3, 2, 2], p) for p in (0.5, 0.75, 0.9, 0.99, 0.999)]
         assert needed == sorted(needed)

@@ -151,6 +151,18 @@ def armies_needed(
         p = Conquest(n, path, leave=leaves, rules=combat).win_probability
         if abs(p - float(target)) > 1e-9:
             return p > float(target)
+        # Too close to call in floats: decided exactly, if that fits (refused in this search's own words: the
+        # exact conquest's refusal named a call the user never made and suggested exact=False, which this takes not).
+        memory, seconds = battles_cost([(n, d) for d in path], combat, True, 2 * len(path))
+        check_cost(
+            lambda: (
+                f"armies_needed({describe_path(path)}, probability={_probability_text(probability)}): {n} attackers "
+                f"win with probability {p!r} in float64, within 1e-9 of the one asked, and deciding it exactly"
+            ),
+            memory=memory,
+            seconds=seconds,
+            hint=f"ask for a probability further from the odds of {n} attackers; ",
+        )
         return Conquest(n, path, leave=leaves, exact=True, rules=combat).win_probability >= target
 
     low, high = 0, 1  # enough(low) is False (no armies take nothing); find enough(high)
