@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -369,3 +370,26 @@ def test_a_board_is_drawn_from_its_name_or_a_game_too():
     plt.close(ax.figure)
     ax = board(rm.Game(2))
     plt.close(ax.figure)
+
+
+def test_a_colour_scale_that_is_empty_or_not_finite_is_refused():
+    # vmin=1, vmax=0 drew without complaint on a scale of vmin + 1, so the colours did not mean what was set
+    # (hostile CLI review, 2026-12-03); equal values with no limits given still draw, in one colour.
+    state = rm.Game(3).new_initial_state(seed=1, auto_chance=True)
+    for limits, message in [
+        ({"vmin": 1, "vmax": 0}, "vmin (1) must be below vmax (0)"),
+        ({"vmin": 0.5, "vmax": 0.5}, "vmin (0.5) must be below vmax (0.5)"),
+        ({"vmin": 2}, "vmin (2) must be below vmax (1.0); a limit not given comes from the values"),
+        ({"vmax": math.nan}, "vmax must be a finite number (or None), got nan"),
+        ({"vmin": "0"}, "vmin must be a finite number (or None), got '0'"),
+    ]:
+        with pytest.raises(InvalidArgumentError, match=re.escape(message)):
+            board(state, values={"Alaska": 0.5}, **limits)
+    for values in ({"Alaska": 5.0, "Peru": 5.0}, {"Alaska": 0.5}):
+        ax = board(state, values=values)
+        plt.close(ax.figure)
+
+
+def test_board_svg_names_its_own_unknown_keywords():
+    with pytest.raises(InvalidArgumentError, match="board_svg got unknown keyword"):
+        board_svg("classic", bogus=1)

@@ -291,7 +291,7 @@ def test_simulate_with_one_agent_name_seats_it_everywhere(capsys):
     ("argv", "fragment"),
     [
         (["simulate", "--agents", "aggressive,genius,random,random"], "unknown agent 'genius'"),
-        (["simulate", "--players", "3", "--agents", "random,random"], "need one agent per player (3), got 2"),
+        (["simulate", "--players", "3", "--agents", "random,random"], "--agents names 2 agents, but --players is 3"),
         (["simulate", "--agents", "random,random,random,random", "--games", "0"], "n_games must be >= 1, got 0"),
         (["simulate", "--agents", "random,random,random,random", "--preset", "nope"], "unknown rules preset 'nope'"),
     ],
@@ -332,7 +332,11 @@ def test_the_help_of_simulate_names_every_built_in_agent(capsys):
 
 
 @pytest.mark.parametrize(
-    "argv", [["odds", "17000", "17000"], ["odds", "300", "300", "--exact", "--max-seconds", "0.01"]]
+    "argv",
+    [
+        ["table", "--attackers", "10000", "--defenders", "10000"],
+        ["odds", "300", "300", "--exact", "--max-seconds", "0.01"],
+    ],
 )
 def test_a_refusal_for_the_limits_names_the_option_that_raises_it(capsys, argv):
     # The remedies were Python's ("raise it with riskmath.set_limits(max_memory=...)"), which a shell user
@@ -375,3 +379,20 @@ def test_bad_memory_sizes_are_refused_in_one_line(capsys, text):
     assert err.startswith("riskmath: error: argument --max-memory: expected an amount of memory such as 8GiB")
     assert err.count("\n") == 1
     assert len(err) < 300
+
+
+def test_simulate_names_its_defaults_and_refuses_in_its_own_words(capsys):
+    # "need one agent per player (4), got 3" named a hidden default; --help showed no default for --players,
+    # --games, --seed or --max-turns; --move-time 2e6 passed the parser and was refused in the library's words,
+    # "(None for no limit)" (hostile CLI review, 2026-12-03).
+    status, _, err = run(capsys, "simulate", "--agents", "odds,aggressive,random", "--games", "2")
+    assert status == 2
+    assert "--agents names 3 agents, but --players is 4" in err
+    status, _, err = run(capsys, "simulate", "--agents", "odds", "--move-time", "2e6")
+    assert status == 2
+    assert "argument --move-time: expected at most 1000000 seconds, got '2e6'" in err
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for fragment in ("(default 4)", "(default 100)", "(default 0)", "(default 300)", "(default us_1993)"):
+        assert fragment in text

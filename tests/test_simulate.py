@@ -359,3 +359,18 @@ def test_max_turns_overrides_the_games_own_cap_either_way(cap):
     else:
         assert not table["draw"].any()
         assert (table["turns"] > 20).all()
+
+
+def test_an_executor_class_or_an_executor_without_futures_is_refused_before_any_game():
+    # The class itself got through (submit is a function of it) and failed in the pool's internals, losing the
+    # games in flight; an object whose submit returns a plain value failed with a raw TypeError (hostile CLI
+    # review, 2026-12-03).
+    class Plain:
+        def submit(self, function, *args):
+            return [function]
+
+    game = rm.Game(3, max_turns=20)
+    with pytest.raises(rm.InvalidArgumentError, match=r"executor must be a concurrent\.futures\.Executor instance"):
+        rm.simulate(game, "aggressive", 3, executor=ThreadPoolExecutor)
+    with pytest.raises(rm.InvalidArgumentError, match=r"executor.submit returned \[<function"):
+        rm.simulate(game, "aggressive", 3, executor=Plain())

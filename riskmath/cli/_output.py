@@ -57,6 +57,7 @@ __all__ = [
     "interrupted_by",
     "kept_elsewhere",
     "leave",
+    "named",
     "notes",
     "rows_to",
     "save_table",
@@ -99,8 +100,15 @@ class OutPath:
         return self.how in ("replace", "in place")
 
 
+def named(path: str) -> str:
+    """``repr(path)`` for a message, a path of over 300 characters shortened in its middle (one line stays short)."""
+    if len(path) <= 300:
+        return repr(path)
+    return f"{path[:150]!r}...{path[-100:]!r} ({len(path)} characters)"
+
+
 def _cannot(path: str, error: OSError) -> InvalidArgumentError:
-    return InvalidArgumentError(f"--out {path!r} cannot be written: {error.strerror or error}")
+    return InvalidArgumentError(f"--out {named(path)} cannot be written: {error.strerror or error}")
 
 
 def _try_open(path: str, flags: int) -> None:
@@ -155,7 +163,7 @@ def check_out(path: str, *, inputs: Sequence[str] = (), reads_stdin: bool = Fals
     except OSError as error:  # a loop of links, a folder that cannot be searched, a name too long
         raise _cannot(path, error) from None
     target = os.path.realpath(path)
-    through = f"--out {path!r} is a link to {target!r}" if link else f"--out {path!r}"
+    through = f"--out {named(path)} is a link to {target!r}" if link else f"--out {named(path)}"
     if status is None:
         return _new_file(path, target, through if link else None)
     streams: tuple[tuple[int, How], ...] = ((1, "stdout"), (2, "stderr"))
@@ -166,9 +174,11 @@ def check_out(path: str, *, inputs: Sequence[str] = (), reads_stdin: bool = Fals
     if stat.S_ISDIR(mode):
         raise InvalidArgumentError(f"{through}{', a' if link else ' is a'} directory, not a file")
     if any(os.path.exists(name) and os.path.samefile(name, path) for name in inputs):
-        raise InvalidArgumentError(f"--out {path!r} is the file being read: it would be overwritten")
+        raise InvalidArgumentError(f"--out {named(path)} is the file being read: it would be overwritten")
     if reads_stdin and _same_as(status, 0):
-        raise InvalidArgumentError(f"--out {path!r} is the file being read (standard input): it would be overwritten")
+        raise InvalidArgumentError(
+            f"--out {named(path)} is the file being read (standard input): it would be overwritten"
+        )
     if stat.S_ISREG(mode):
         if _without_storage(target):
             raise InvalidArgumentError(
@@ -196,7 +206,7 @@ def _new_file(path: str, target: str, link: str | None) -> OutPath:
             raise InvalidArgumentError(f"{link}, whose folder does not exist")
         parent = os.path.dirname(os.path.abspath(path))
         its = " (it is a file)" if os.path.isfile(parent) else ""
-        raise InvalidArgumentError(f"--out {path!r}: the folder {parent!r} does not exist{its}")
+        raise InvalidArgumentError(f"--out {named(path)}: the folder {parent!r} does not exist{its}")
     # A probe: the file is made (through the link if there is one) to see that it can be, then removed, so that a
     # run refused later for its arguments leaves nothing behind; the run makes it again with its first game or table.
     try:

@@ -92,6 +92,18 @@ def _seconds(text: str) -> float:
     return value
 
 
+#: The longest ``--move-time``: as :func:`riskmath.simulate`'s ``move_time`` takes it (about 11.6 days).
+MOST_MOVE_SECONDS = 1e6
+
+
+def _move_seconds(text: str) -> float:
+    """argparse type: a move time, a number of seconds in (0, 10**6]."""
+    value = _seconds(text)
+    if value > MOST_MOVE_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected at most {MOST_MOVE_SECONDS:.0f} seconds, got {shown(text)}")
+    return value
+
+
 #: Units of ``--max-memory``: a bare K, M, G or T is binary (as ``KiB`` ...), ``KB`` ... decimal.
 _BYTE_UNITS = {
     "": 1, "b": 1,
@@ -206,22 +218,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help="play many games between agents and summarise them")
     _add_limit_options(sim)
-    sim.add_argument("--players", type=_count, default=4)
+    sim.add_argument("--players", type=_count, default=4, help="players in each game (default 4)")
     sim.add_argument(
         "--agents",
         required=True,
         help="one agent for every seat, or comma-separated, one per seat: random, aggressive, odds, search, planner",
     )
-    sim.add_argument("--games", type=_count, default=100)
+    sim.add_argument("--games", type=_count, default=100, help="games to play (default 100)")
     sim.add_argument(
         "--jobs", type=_jobs, default=1, help="worker processes, -1 for one per CPU (at most one per CPU and game)"
     )
-    sim.add_argument("--seed", type=_count, default=0)
-    sim.add_argument("--max-turns", type=_count, default=300, metavar="N")
-    sim.add_argument("--preset", default="us_1993", help="rules preset (see the docs)")
+    sim.add_argument("--seed", type=_count, default=0, help="the seed the games' seeds are drawn from (default 0)")
+    sim.add_argument(
+        "--max-turns", type=_count, default=300, metavar="N", help="a draw after N player-turns (default 300)"
+    )
+    sim.add_argument(
+        "--preset", default="us_1993", help="the rules, a name of riskmath.Rules.presets() (default us_1993)"
+    )
     sim.add_argument("--out", default=None, metavar="CSV", help="also write one row per game to this CSV file")
     sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
-    sim.add_argument("--move-time", type=_seconds, default=None, metavar="SECONDS", help=MOVE_TIME_HELP)
+    sim.add_argument("--move-time", type=_move_seconds, default=None, metavar="SECONDS", help=MOVE_TIME_HELP)
 
     outlook = commands.add_parser("outlook", help="who wins from a saved position: games played on from it")
     _add_limit_options(outlook)
@@ -229,17 +245,17 @@ def build_parser() -> argparse.ArgumentParser:
     outlook.add_argument(
         "--agents", default="odds", help="one agent for every seat, or comma-separated, one per seat (default odds)"
     )
-    outlook.add_argument("--games", type=_count, default=500)
+    outlook.add_argument("--games", type=_count, default=500, help="games played on from the position (default 500)")
     outlook.add_argument(
         "--jobs", type=_jobs, default=1, help="worker processes, -1 for one per CPU (at most one per CPU and game)"
     )
-    outlook.add_argument("--seed", type=_count, default=0)
+    outlook.add_argument("--seed", type=_count, default=0, help="the seed the games' seeds are drawn from (default 0)")
     outlook.add_argument(
         "--max-turns", type=_count, default=None, metavar="N", help="at most N more player-turns from the position"
     )
     outlook.add_argument("--out", default=None, metavar="CSV", help="also write the table to this CSV file")
     outlook.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")
-    outlook.add_argument("--move-time", type=_seconds, default=None, metavar="SECONDS", help=MOVE_TIME_HELP)
+    outlook.add_argument("--move-time", type=_move_seconds, default=None, metavar="SECONDS", help=MOVE_TIME_HELP)
     outlook.add_argument(
         "--estimate",
         action="store_true",

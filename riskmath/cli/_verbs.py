@@ -25,6 +25,7 @@ from riskmath.cli._output import (
     check_out,
     interrupted_by,
     kept_elsewhere,
+    named,
     notes,
     rows_to,
     save_table,
@@ -266,6 +267,11 @@ def _simulate(args: argparse.Namespace) -> str:
     game = Game(args.players, Rules.preset(args.preset), max_turns=args.max_turns)
     if len(names) == 1:  # one name: that agent in every seat (as ``outlook --agents`` and simulate() take it)
         names *= game.players
+    if len(names) != game.players:  # (--players has a default, which the message must show)
+        raise UsageError(
+            f"--agents names {len(names)} agents, but --players is {game.players}: give one agent for every seat, "
+            "or one name for all"
+        )
     agents = [make_agent(name) for name in names]
     out = None if args.out is None else check_out(args.out)
     columns = ["seed", "winner", "draw", "turns"]
@@ -321,20 +327,20 @@ def _read_position(path: str) -> Any:
         text = sys.stdin.read(MAX_TEXT + 1)
     else:
         if os.path.isdir(path):
-            raise InvalidArgumentError(f"position {path!r} is a directory, not a saved state")
+            raise InvalidArgumentError(f"position {named(path)} is a directory, not a saved state")
         try:
             if os.path.getsize(path) > 4 * MAX_TEXT:  # (at most 4 bytes a character in UTF-8)
-                raise InvalidArgumentError(f"position {path!r} is larger than a saved state may be")
+                raise InvalidArgumentError(f"position {named(path)} is larger than a saved state may be")
             with open(path, encoding="utf-8") as file:
                 text = file.read(MAX_TEXT + 1)
         except OSError as error:
-            raise InvalidArgumentError(f"position {path!r} cannot be read: {error.strerror or error}") from None
+            raise InvalidArgumentError(f"position {named(path)} cannot be read: {error.strerror or error}") from None
         except UnicodeDecodeError:
-            raise InvalidArgumentError(f"position {path!r} is not UTF-8 text (a saved state is JSON)") from None
+            raise InvalidArgumentError(f"position {named(path)} is not UTF-8 text (a saved state is JSON)") from None
     try:
         return GameState.from_json(text)
     except StateError as error:  # (not JSON, not a state, an inconsistent state): which file it was
-        where = "standard input" if path == "-" else repr(path)
+        where = "standard input" if path == "-" else named(path)
         raise StateError(f"position {where}: {error}") from None
 
 

@@ -349,6 +349,14 @@ def board_svg(board_or_state: Board | str | Game | GameState, **kwargs: Any) -> 
     figsize = kwargs.pop("figsize", (10, 6))
     if "ax" in kwargs:
         raise InvalidArgumentError("board_svg draws on its own figure; do not pass ax")
+    import inspect
+
+    known = set(inspect.signature(board).parameters) - {"board_or_state", "ax"}
+    unknown = sorted(set(kwargs) - known)
+    if unknown:  # (passed on, they were refused as board()'s, a function the caller did not call)
+        raise InvalidArgumentError(
+            f"board_svg got unknown keyword(s) {', '.join(unknown)}; it takes figsize and {', '.join(sorted(known))}"
+        )
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "riskmath"}):
         figure = Figure(figsize=figsize, layout="constrained")
         board(board_or_state, figure.add_subplot(), **kwargs)
@@ -396,13 +404,24 @@ def _value_colors(
             raise InvalidArgumentError(f"value for {key!r} must be finite (NaN to leave it uncolored), got {value!r}")
         if not math.isnan(value):
             by_id[board.index(key)] = float(value)
+    for limit_name, limit in (("vmin", vmin), ("vmax", vmax)):
+        bad = limit is not None and (isinstance(limit, bool) or not isinstance(limit, numbers.Real))
+        if bad or (limit is not None and not math.isfinite(limit)):
+            raise InvalidArgumentError(f"{limit_name} must be a finite number (or None), got {limit!r}")
+    given = vmin is not None or vmax is not None
     finite = list(by_id.values())
     if vmin is None or vmax is None:
         unit = bool(finite) and all(0.0 <= v <= 1.0 for v in finite)
         low, high = (0.0, 1.0) if unit or not finite else (min(finite), max(finite))
         vmin = low if vmin is None else vmin
         vmax = high if vmax is None else vmax
-    norm = Normalize(vmin=vmin, vmax=vmax if vmax > vmin else vmin + 1.0)
+    if not vmax > vmin:
+        if given:  # (drawn with a scale of vmin + 1, the colors did not mean what the user set)
+            raise InvalidArgumentError(
+                f"vmin ({vmin!r}) must be below vmax ({vmax!r}); a limit not given comes from the values"
+            )
+        vmax = vmin + 1.0  # every value the same: one color, the scale's low end
+    norm = Normalize(vmin=vmin, vmax=vmax)
     colormap = colormaps[cmap]
     faces = [colormap(norm(by_id[i])) if i in by_id else MISSING_VALUE_COLOR for i in range(len(board))]
     name = getattr(values, "name", None)

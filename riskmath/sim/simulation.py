@@ -532,9 +532,10 @@ def simulate(
     """
     check_game(game)
     n = check_int("n_games", n_games, minimum=1)
-    if executor is not None and not callable(getattr(executor, "submit", None)):
+    if executor is not None and (isinstance(executor, type) or not callable(getattr(executor, "submit", None))):
         raise InvalidArgumentError(
-            f"executor must be a concurrent.futures.Executor (with a submit method), got {shown(executor)}"
+            "executor must be a concurrent.futures.Executor instance with a submit method (e.g. "
+            f"ProcessPoolExecutor(2), or a Dask client's get_executor()), got {shown(executor)}"
         )
     check_cost(
         lambda: f"simulate with n_games={shown(n)}",
@@ -714,6 +715,11 @@ def _in_parallel(executor: Executor, workers: int, run: _Run, describe: Callable
             lost.add(k)
             failed = (k, error) if failed is None or k < failed[0] else failed
             return False
+        if not callable(getattr(future, "add_done_callback", None)):  # (the loop waits on futures by their callbacks)
+            raise InvalidArgumentError(
+                f"executor.submit returned {shown(future)}, not a concurrent.futures.Future: executor must be an "
+                "Executor (for Dask, the client's get_executor())"
+            )
         running[future] = k
         future.add_done_callback(finished.put)
         return True

@@ -487,3 +487,17 @@ def test_an_interrupted_run_whose_file_cannot_be_saved_says_where_its_games_are(
     assert "could not be written" in err
     (copy,) = rescue.iterdir()
     pd.testing.assert_frame_equal(pd.read_csv(copy), kept, check_dtype=False)
+
+
+def test_a_path_of_a_hundred_thousand_characters_is_shortened_in_the_one_line(capsys, tmp_path):
+    # Other messages shorten long values; a 100,000-character --out path or position was echoed whole, a 100 kB
+    # error line (hostile CLI review, 2026-12-03).
+    long = str(tmp_path / ("x" * 100_000))
+    status, _, err = run(capsys, *SIMULATE, "--games", "2", "--out", long)
+    assert status == 2
+    line = one_error_line(err, "(100", "characters)")
+    assert len(line) < 600
+    status, _, err = run(capsys, "outlook", long, "--agents", "aggressive")
+    assert status == 2
+    assert len(err) < 600
+    assert err.startswith("riskmath: error: position ")
