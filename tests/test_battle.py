@@ -364,3 +364,10 @@ def test_exact_statistics_are_the_centred_sums_over_the_final_states(attackers, 
         assert variance == sum((p * (state[left] - mean) ** 2 for state, p in states), Fraction(0))
     assert b.expected_attackers_left == sum((p * a for (a, _), p in states), Fraction(0))
     assert b.std_defender_losses == pytest.approx(math.sqrt(b.variance_defender_losses), rel=1e-15)
+
+
+def test_every_float_statistic_is_a_python_float_whatever_the_sweep():
+    # expected_rolls came out a numpy.float64 from the NumPy sweeps and a float from the small one.
+    for a, d in [(3, 3), (300, 280), (2000, 3)]:
+        summary = rm.battle(a, d).summary()
+        assert {type(getattr(rm.battle(a, d), name)) for name in summary.index} == {float}, (a, d)

@@ -227,3 +227,10 @@ def test_conquests_of_the_same_arguments_are_equal():
         assert other != first
     assert first != rm.battle(8, 2)
     assert first.__eq__(object()) is NotImplemented
+
+
+def test_a_path_given_without_an_order_is_refused_as_such():
+    # A generator was refused as "defenders must be an integer" (hostile odds review, 2026-12-03).
+    for unordered in ((d for d in [2, 2]), {2, 3}):
+        with pytest.raises(rm.InvalidArgumentError, match="defenders must be an army count or a sequence of them"):
+            rm.conquest(5, unordered)

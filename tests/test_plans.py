@@ -159,3 +159,24 @@ def test_the_labels_of_a_long_unnamed_path_are_counted_before_they_are_made(monk
     assert (targets, labels) == (5, ["Peru", "1", "1.1", "x", "2"])
     deep = rm.Target.path([1] * 300)
     assert plans._label_cost(deep)[1] >= sum(len(label) for label, _, _ in plans._labeled(deep))
+
+
+def test_deep_plans_compare_hash_and_print_without_recursion():
+    # The dataclass's __eq__, __hash__ and __repr__ recursed once per level: a path of 3,000 targets raised
+    # RecursionError in repr and hash (hostile odds review, 2026-12-03).
+    one, two = rm.Target.path([1] * 3000), rm.Target.path([1] * 3000)
+    assert one == two
+    assert hash(one) == hash(two)
+    assert one != rm.Target.path([1] * 2999 + [2])
+    assert hash(one) != hash(rm.Target.path([1] * 2999 + [2]))
+    assert repr(one).count("Target(") == 3000
+    small = rm.Target(2, "Indonesia", then=[rm.Target(1, "New Guinea"), rm.Target(2)], split=(3, None))
+    assert repr(small) == (
+        "Target(defenders=2, name='Indonesia', leave=1, then=(Target(defenders=1, name='New Guinea', leave=1, "
+        "then=(), split='even'), Target(defenders=2, name=None, leave=1, then=(), split='even')), split=(3, None))"
+    )
+    assert eval(repr(small), {"Target": rm.Target}) == small  # (the repr is the constructor call)
+    assert small != rm.Target(2, "Indonesia", then=[rm.Target(1, "New Guinea"), rm.Target(2)], split=(2, None))
+    assert {small, rm.Target(2, "Indonesia", then=[rm.Target(1, "New Guinea"), rm.Target(2)], split=(3, None))} == {
+        small
+    }

@@ -280,3 +280,15 @@ def test_the_digits_of_an_exact_table_are_counted_before_they_are_written():
     table = rm.odds_table(1, 1200, exact=True)
     with rm.set_limits(max_seconds=0.05), pytest.raises(rm.ResourceLimitError, match="format_table of a 1 x 1200"):
         rm.format_table(table, "json")
+
+
+def test_format_table_refuses_an_empty_table_and_writes_standard_json():
+    # An empty DataFrame raised max()'s ValueError; a NaN cell became JSON's non-standard NaN (hostile odds review).
+    import pandas as pd
+
+    with pytest.raises(rm.InvalidArgumentError, match=r"table has no cells \(shape \(0, 0\)\)"):
+        rm.format_table(pd.DataFrame())
+    table = rm.odds_table(2, 2)
+    table.iloc[0, 0] = np.nan
+    document = json.loads(rm.format_table(table, "json"), parse_constant=lambda name: pytest.fail(name))
+    assert document["values"][0] == [None, 0.1061]

@@ -463,7 +463,7 @@ class Battle:
             total = float(win_f.sum() + stop_f.sum())
             if total > 0 and total != 1.0:
                 win_f, stop_f = win_f / total, stop_f / total
-            self._win, self._stop, self._rolls = win_f.tolist(), stop_f.tolist(), rolls_f
+            self._win, self._stop, self._rolls = win_f.tolist(), stop_f.tolist(), float(rolls_f)  # (not np.float64)
 
     # -- the inputs ---------------------------------------------------------
     @property

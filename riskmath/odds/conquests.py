@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -258,6 +258,11 @@ def check_path(defenders: int | Sequence[int]) -> tuple[int, ...]:
         if not path:
             raise InvalidArgumentError("defenders must name at least one territory, got an empty sequence")
         return path
+    if isinstance(defenders, Iterable) and not isinstance(defenders, (str, bytes)):  # a set, a generator: no order
+        raise InvalidArgumentError(
+            f"defenders must be an army count or a sequence of them (a list, a tuple, a 1-d array, in the path's "
+            f"order), got {shown(defenders)}"
+        )
     return (check_int("defenders", defenders, minimum=1),)
 
 

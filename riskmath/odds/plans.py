@@ -61,7 +61,7 @@ __all__ = ["PlanResult", "Target", "plan_conquest"]
 Split = str | Sequence[int | None] | Callable[[int], Sequence[int]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Target:
     """One territory of a plan, and what to do after taking it.
 
@@ -132,6 +132,52 @@ class Target:
             if sum(share is None for share in shares) > 1:
                 raise InvalidArgumentError(f"Target.split may hold at most one None (the rest), got {shown(shares)}")
             object.__setattr__(self, "split", shares)
+
+    # Equality, hashing and the repr walk the tree with a stack of their own, as walk() does: the dataclass's
+    # methods recursed once per level, and a path of 3,000 targets raised RecursionError in each.
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.defenders, self.name, self.leave, self.split, len(self.then))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Target):
+            return NotImplemented
+        pairs = [(self, other)]
+        while pairs:
+            one, two = pairs.pop()
+            if one is two:
+                continue
+            if one._fields() != two._fields():
+                return False
+            pairs.extend(zip(one.then, two.then, strict=True))
+        return True
+
+    def __hash__(self) -> int:
+        hashes: dict[int, int] = {}
+        stack: list[tuple[Target, bool]] = [(self, False)]
+        while stack:  # children before their parent
+            node, ready = stack.pop()
+            if ready:
+                hashes[id(node)] = hash((*node._fields(), *(hashes[id(child)] for child in node.then)))
+            elif id(node) not in hashes:
+                stack.append((node, True))
+                stack.extend((child, False) for child in node.then)
+        return hashes[id(self)]
+
+    def __repr__(self) -> str:
+        parts: list[str] = []
+        stack: list[Target | str] = [self]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                parts.append(item)
+                continue
+            parts.append(f"Target(defenders={item.defenders!r}, name={item.name!r}, leave={item.leave!r}, then=(")
+            stack.append(f"{',' if len(item.then) == 1 else ''}), split={item.split!r})")
+            for k in range(len(item.then) - 1, -1, -1):
+                stack.append(item.then[k])
+                if k:
+                    stack.append(", ")
+        return "".join(parts)
 
     @classmethod
     def path(cls, defenders: Sequence[int], *, names: Sequence[str] | None = None, leave: int = 1) -> Target:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -163,6 +164,8 @@ def format_table(table: pd.DataFrame, fmt: str = "text", *, precision: int = 4) 
         raise InvalidArgumentError(f"table must be a pandas DataFrame (from odds_table), got {shown(table)}")
     check_choice("fmt", fmt, FORMATS)
     check_int("precision", precision, minimum=0, maximum=17)
+    if table.empty:
+        raise InvalidArgumentError(f"table has no cells (shape {table.shape}): odds_table gives at least one")
     cells = table.shape[0] * table.shape[1]
     # Measured: about 80 bytes and 2 microseconds per cell (JSON twice that); the Fractions of an exact table cost
     # about 140 ns a digit (JSON twice that), and the text format pads every cell to the widest: a row of 3,500
@@ -214,7 +217,10 @@ def format_table(table: pd.DataFrame, fmt: str = "text", *, precision: int = 4) 
     else:  # json
 
         def plain(value: object) -> object:
-            return fraction_text(value) if isinstance(value, Fraction) else round(float(value), precision)  # type: ignore[arg-type]
+            if isinstance(value, Fraction):
+                return fraction_text(value)
+            number = round(float(value), precision)  # type: ignore[arg-type]
+            return number if math.isfinite(number) else None  # (JSON has no NaN: null, as the CLI writes it)
 
         document = {
             "statistic": table.attrs.get("statistic"),
