@@ -402,3 +402,10 @@ def test_a_random_set_up_keeps_the_set_up_cap(seed):
     assert max(state.armies(t) for t in game.board.territories) <= 4
     assert totals(state) == [35, 35, 35]
     assert state.problems() == []
+
+
+def test_a_board_too_small_names_the_two_player_rule_only_where_it_adds_owners():
+    # With six players the message named Rules.two_player='neutral_1993', which plays no part (hostile review).
+    with pytest.raises(rm.BoardError) as refused:
+        rm.Game(6, "us_1993_capital", board="classic:Australia")
+    assert str(refused.value) == "board 'classic:Australia' has 4 territories: 6 players need at least 6, one each"

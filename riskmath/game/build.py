@@ -15,7 +15,7 @@ from __future__ import annotations
 import numbers
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from riskmath._validation import check_int, is_sequence, shown
@@ -464,7 +464,7 @@ def build_position(
     armies: Mapping[Any, int],
     *,
     current_player: int = 0,
-    cards: Mapping[int, Iterable[str]] | None = None,
+    cards: Mapping[int, Sequence[str]] | None = None,
     sets_traded: int = 0,
     turn: int = 1,
     missions: Mapping[int, str] | None = None,

@@ -32,7 +32,7 @@ engine below them is functions of ``(game, position)``:
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -155,7 +155,7 @@ class Game(GameContext):
         armies: Mapping[Any, int],
         *,
         current_player: int = 0,
-        cards: Mapping[int, Iterable[str]] | None = None,
+        cards: Mapping[int, Sequence[str]] | None = None,
         sets_traded: int = 0,
         turn: int = 1,
         missions: Mapping[int, str] | None = None,
@@ -172,7 +172,7 @@ class Game(GameContext):
         trade_down: bool = False,
         bonus_taken: int = 0,
         pool: int | None = None,
-        discard: Iterable[str] | None = None,
+        discard: Sequence[str] | None = None,
     ) -> GameState:
         """A position set up by hand: the state at the start of ``current_player``'s turn, or at a later decision.
 
@@ -201,7 +201,7 @@ class Game(GameContext):
             least 1 (and at most ``Rules.max_armies_per_territory``).
         current_player : int, default 0
             Whose turn starts; a player holding territory.
-        cards : mapping of int to list of str, optional
+        cards : mapping of int to sequence of str, optional
             Each player's hand: territory names (their cards) or ``"wild"``.
             Refused (non-empty) under ``Rules(cards="none")``.
         sets_traded : int, default 0

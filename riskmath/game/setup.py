@@ -228,11 +228,10 @@ def check_board_fits(players: int, rules: Rules, board: Board) -> None:
     neutrals = NEUTRALS.get(variant, 0)
     n, owners = len(board), players + neutrals
     if n < owners:
-        who = f"{players} players" + (f" and {neutrals} neutral(s)" if neutrals else "")
-        raise BoardError(
-            f"board {board.name!r} has {n} territories: {who} (Rules.two_player={rules.two_player!r}) "
-            f"need at least {owners}, one each"
-        )
+        who = f"{players} players" + (
+            f" and {neutrals} neutral(s) (Rules.two_player={rules.two_player!r})" if neutrals else ""
+        )  # (the two-player rule is named only where it adds owners: with 6 players it played no part)
+        raise BoardError(f"board {board.name!r} has {n} territories: {who} need at least {owners}, one each")
     if variant == "neutrals_2003" and n < 22:
         raise BoardError(
             f"board {board.name!r} has {n} territories: Rules.two_player='neutrals_2003' deals 9 to each player "
