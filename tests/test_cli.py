@@ -396,3 +396,14 @@ def test_simulate_names_its_defaults_and_refuses_in_its_own_words(capsys):
     text = " ".join(capsys.readouterr().out.split())
     for fragment in ("(default 4)", "(default 100)", "(default 0)", "(default 300)", "(default us_1993)"):
         assert fragment in text
+
+
+def test_need_does_not_print_a_chance_below_one_as_one(capsys):
+    # "with probability 1.000000 >= 1.0" for --p 0.9999999999999999999 hid that the target is below 1 (the
+    # answer, 78, is exact; hostile CLI review, 2026-12-03).
+    status, out, _ = run(capsys, "need", "3", "--p", "0.9999999999999999999")
+    assert status == 0
+    assert out.strip() == (
+        "78 armies able to attack (the territory holds 79) take [3] with probability 1.0 in float64 "
+        "(within 1e-16 of 1) >= 1 - 1e-19"
+    )

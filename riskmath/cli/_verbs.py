@@ -215,9 +215,13 @@ def _need(args: argparse.Namespace) -> str:
     shown_achieved = f"{achieved:.6f}"
     if float(shown_achieved) >= 1.0 > achieved:  # (0.999999999999 is not "1.000000")
         shown_achieved = repr(float(achieved))
+    elif achieved >= 1.0:  # (a chance short of 1 by less than a float's spacing: not certain)
+        shown_achieved = "1.0 in float64 (within 1e-16 of 1)"
+    asked = args.probability  # (a Fraction: one closer to 1 than a float can be is written as its distance)
+    shown_asked = repr(float(asked)) if float(asked) < 1.0 else f"1 - {float(1 - asked):.3g}"
     answer = (
         f"{n} armies able to attack (the territory holds {n + 1}) take {list(args.defenders)} "
-        f"with probability {shown_achieved} >= {float(args.probability)!r}"
+        f"with probability {shown_achieved} >= {shown_asked}"
     )
     return "\n".join([answer, *_rules_lines(rules)])
 

@@ -636,8 +636,11 @@ def _workers(jobs: int, n_games: int) -> int:
     if jobs == -1:
         jobs = cpus
     elif jobs > cpus:
+        used = min(cpus, n_games)
+        fewer = f" and the {n_games} game{'s' * (n_games != 1)}" if n_games < cpus else ""
         warnings.warn(
-            f"n_jobs={jobs} is more than the {cpus} CPUs: using {min(cpus, n_games)} worker processes",
+            f"n_jobs={jobs} is more than the {cpus} CPU{'s' * (cpus != 1)}{fewer}: using {used} worker "
+            f"process{'es' * (used != 1)}",
             RuntimeWarning,
             stacklevel=3,
         )

@@ -58,9 +58,22 @@ def test_workers_never_exceed_the_cpus_or_the_games(jobs, games):
 
 
 def test_more_jobs_than_cpus_warns_and_two_games_start_no_crowd():
-    with pytest.warns(RuntimeWarning, match=r"n_jobs=1000000000 is more than the \d+ CPUs"):
+    with pytest.warns(RuntimeWarning, match=r"n_jobs=1000000000 is more than the \d+ CPUs?"):
         table = rm.simulate(GAME, AGENTS, 2, n_jobs=10**9)
     pd.testing.assert_frame_equal(table, rm.simulate(GAME, AGENTS, 2))
+
+
+def test_the_worker_note_counts_in_good_english_and_names_the_games_when_they_are_fewer(monkeypatch):
+    # "using 1 worker processes" for one game, which the note did not name (hostile CLI review, 2026-12-03).
+    from riskmath.sim.simulation import _workers
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    with pytest.warns(
+        RuntimeWarning, match=r"^n_jobs=5 is more than the 4 CPUs and the 1 game: using 1 worker process$"
+    ):
+        assert _workers(5, 1) == 1
+    with pytest.warns(RuntimeWarning, match=r"^n_jobs=9 is more than the 4 CPUs: using 4 worker processes$"):
+        assert _workers(9, 100) == 4
 
 
 @pytest.mark.slow
