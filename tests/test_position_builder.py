@@ -930,3 +930,16 @@ def test_a_trade_down_hand_holds_at_most_eleven_cards():
     assert len(at_occupation(list(NAMES[10:21])).position.hands[0]) == 11
     with pytest.raises(rm.InvalidArgumentError, match=r"cards\[0\] holds 12 cards, more than the rules allow \(11"):
         at_occupation(list(NAMES[10:22]))
+
+
+def test_a_reinforcement_with_nothing_to_place_or_trade_is_refused():
+    # A saved attack edited to phase "reinforce" loaded with pool 0 and offered only EndPhase, a state no game
+    # reaches: the reinforcement ends with its last army unless a set is left to trade (hostile client review).
+    state = build(phase="attack", seed=1)
+    document = json.loads(state.to_json())
+    document["phase"] = "reinforce"
+    with pytest.raises(rm.StateError, match="pool is 0 in REINFORCE, and the player to move holds no set to trade"):
+        rm.GameState.from_json(json.dumps(document))
+    hand = ["Alaska", "Peru", "Brazil", "Egypt", "wild"]
+    document = json.loads(build(phase="attack", cards={0: hand}, seed=1).to_json()) | {"phase": "reinforce"}
+    assert rm.GameState.from_json(json.dumps(document)).legal_actions()  # five cards: a trade is forced first

@@ -50,7 +50,8 @@ Cards
     cards to trade down (once the game is over: the winner, or the player
     whose elimination of another completed the winner's mission);
   * ``sets_traded``, ``pool`` and ``bonus_taken`` are not negative; ``pool``
-    is 0 except in ``REINFORCE``, ``TRADE_DOWN`` (and ``GAME_OVER`` when a
+    is 0 except in ``REINFORCE`` (where it is 0 only while the player to
+    move holds a set to trade), ``TRADE_DOWN`` (and ``GAME_OVER`` when a
     placement completed a mission, or when a mission checked at the start of
     the winner's turn won it: the turn's income is left in the pool);
     ``bonus_taken`` is 0 without a territory-card bonus, and 0 before any set
@@ -125,6 +126,7 @@ from riskmath.game.position import (
     cards_in_play,
     defender_dice_most,
     defense_chooser,
+    holds_set,
     most_cards,
     room,
     traded_down,
@@ -266,6 +268,10 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
             found.append(f"player {p} holds {len(hand)} cards, more than the rules allow ({most})")
     if pos.pool and pos.phase not in (Phase.REINFORCE, Phase.TRADE_DOWN, Phase.GAME_OVER):
         found.append(f"pool is {pos.pool} in {pos.phase.name} (armies are placed in REINFORCE and TRADE_DOWN only)")
+    if pos.phase is Phase.REINFORCE and not pos.pool and not holds_set(game, pos.hands[pos.player]):
+        # (the reinforcement ends with its last army unless a set is left to trade: forced, or, with no minimum
+        # income, the only thing to do at the start of the turn)
+        found.append("pool is 0 in REINFORCE, and the player to move holds no set to trade")
     if pos.bonus_taken and (setup or rules.territory_card_bonus == "none"):
         found.append(f"bonus_taken is {pos.bonus_taken} where no territory-card bonus is received")
     elif rules.territory_card_bonus == "plus2_once_per_turn" and pos.bonus_taken not in (0, 2):
