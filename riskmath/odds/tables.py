@@ -100,7 +100,7 @@ def integer_text(n: int) -> str:
     ``str`` refuses an int of over 4,300 digits (Python 3.10.7 on, a guard
     against slow conversions; the numerators of an exact table of a few
     thousand armies have more): past about 3,900 digits the digits come from
-    :class:`decimal.Decimal`, whose conversion is exact, unlimited and
+    ``decimal.Decimal``, whose conversion is exact, unlimited and
     faster than ``str``'s on such numbers.
 
     Examples
