@@ -71,10 +71,10 @@ class ResourceLimitError(InvalidArgumentError):
     --------
     >>> import riskmath as rm
     >>> with rm.set_limits(max_memory=2**20):
-    ...     rm.battle(1000, 1000)
+    ...     rm.odds_table(1000, 1000)
     Traceback (most recent call last):
         ...
-    riskmath.errors.ResourceLimitError: battle(attackers=1000, defenders=1000) needs about 7.7 MiB, ...
+    riskmath.errors.ResourceLimitError: statistics of the 1000 x 1000 grid (...) needs about 45.9 MiB, ...
     """
 
 

@@ -94,8 +94,13 @@ def test_refused_is_an_invalid_argument_and_a_value_error(name):
 
 
 def test_issue_examples():
+    # The issue's battle(100_000, 100_000) was refused for the whole grid it was estimated at (74.5 GiB); the
+    # estimate follows the anti-diagonal sweep since 2026-12-03 (memory growing as A + D), and the battle is
+    # refused, as cheaply, for its time.
     message = refused_cheaply(rm.battle, 100_000, 100_000)
-    assert message.startswith("battle(attackers=100000, defenders=100000) needs about 74.5 GiB")
+    assert message.startswith("battle(attackers=100000, defenders=100000) would take about 1e+02 s")
+    assert "time limit" in message
+    message = refused_cheaply(rm.battle, 10**7, 100)  # a tall battle, swept by columns, holds its whole grid
     assert "memory limit" in message
     refused_cheaply(rm.odds_table, 20_000, 20_000)
     refused_cheaply(rm.optimal_policy, 10**6, 10**6)
@@ -158,18 +163,20 @@ def largest_square(cost, budget):
 
 @pytest.mark.parametrize("budget", tiered([16 * MiB, 64 * MiB], [16 * MiB]))
 def test_calls_just_inside_the_limit_work_and_stay_within_it(budget):
+    # A battle's memory grows with its whole grid only where it is swept by columns (a tall one: 40 defenders
+    # here); a square one, swept by anti-diagonals, grows as A + D and meets the time limit first.
     classic = rm.CombatRules()
-    n = largest_square(lambda n: forward_cost(n, n, 0, classic, False)[0], budget)
+    n = largest_square(lambda n: forward_cost(n, 40, 0, classic, False)[0], budget)
     m = largest_square(lambda n: backward_cost(n, n, 0, 1, classic, False)[0] + 24.0 * n * n, budget)
     warm_up()
     with rm.set_limits(max_memory=budget):
-        for call, size in ((rm.battle, n), (rm.odds_table, m)):
+        for call, size, other in ((rm.battle, n, 40), (rm.odds_table, m, None)):
             tracemalloc.start()
-            call(size, size)
+            call(size, size if other is None else other)
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
             assert peak <= budget + MiB
-            refused_cheaply(call, size + 1, size + 1)
+            refused_cheaply(call, size + 1, size + 1 if other is None else other)
 
 
 def test_exact_battles_say_how_long_they_would_take():
@@ -186,7 +193,7 @@ def test_set_limits_is_a_context_manager_and_restores():
     with rm.set_limits(max_memory=MiB, max_seconds=1):
         assert rm.get_limits() == {"max_memory": MiB, "max_seconds": 1}
         with pytest.raises(rm.ResourceLimitError, match=r"memory limit of 1\.0 MiB"):
-            rm.battle(1000, 1000)
+            rm.odds_table(1000, 1000)
     assert rm.get_limits() == before
     with rm.set_limits(max_memory=math.inf):
         assert rm.get_limits()["max_memory"] == math.inf
