@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -261,3 +262,63 @@ def test_the_aggressive_agents_ratio_is_at_least_not_more_than():
     )
     assert AggressiveAgent(ratio=2.0).act(state, random.Random(0)) == rm.Blitz("Alaska", "Northwest Territory", 0)
     assert AggressiveAgent(ratio=2.01).act(state, random.Random(0)) == rm.EndPhase()
+
+
+def test_agent_options_are_checked_when_the_agent_is_made():
+    # From the hostile review of the agents (2026-12-03): the odds agent's thresholds were stored unchecked (NaN
+    # made an agent that silently never attacked, a string failed mid-game), a budget of 10**12 hung on the first
+    # decision, make_agent("planner", foo=1) raised OddsAgent.__init__()'s TypeError, and a rollout agent given as
+    # a name or a number failed mid-game.
+    from riskmath.agents import OddsAgent, PlannerAgent, SearchAgent, make_agent
+
+    for build, message in [
+        (lambda: OddsAgent(take_threshold=float("nan")), "take_threshold must be a finite number, got nan"),
+        (lambda: make_agent("odds", card_threshold="x"), "card_threshold must be a finite number, got 'x'"),
+        (lambda: OddsAgent(attack_threshold=1.5), "attack_threshold must be a probability in [0, 1], got 1.5"),
+        (lambda: PlannerAgent(hold_threshold=-0.1), "hold_threshold must be a probability in [0, 1], got -0.1"),
+        (lambda: make_agent("planner", foo=1), "PlannerAgent got unknown option(s) foo; it takes"),
+        (lambda: SearchAgent(budget=10**12), "budget must be <= 100000, got 1000000000000"),
+        (lambda: PlannerAgent(budget=10**12), "budget must be <= 100000, got 1000000000000"),
+        (lambda: SearchAgent(rollout_agent=5), "rollout_agent must be an agent (an instance with act(state, rng))"),
+        (lambda: SearchAgent(rollout_agent=OddsAgent), "rollout_agent must be an agent (an instance"),
+    ]:
+        with pytest.raises(rm.InvalidArgumentError, match=re.escape(message)):
+            build()
+    assert OddsAgent(take_threshold=1, card_threshold=0).take_threshold == 1.0  # the ends are thresholds too
+    assert repr(SearchAgent(rollout_agent="aggressive")) == repr(SearchAgent(rollout_agent=make_agent("aggressive")))
+
+
+def test_agents_of_one_name_but_other_options_print_apart():
+    # A tournament tells agents of one name apart by their repr: a planner's odds thresholds and a search agent's
+    # guide's were left out of it, so two different agents were counted as one (hostile review, 2026-12-03).
+    from riskmath.agents import OddsAgent, PlannerAgent, SearchAgent
+
+    assert repr(PlannerAgent()) != repr(PlannerAgent(take_threshold=0.9))
+    assert repr(PlannerAgent(take_threshold=0.9)).endswith(", take_threshold=0.9)")
+    assert repr(SearchAgent()) != repr(SearchAgent(guide=OddsAgent(attack_threshold=0.99)))
+    with pytest.raises(rm.InvalidArgumentError, match="two different agents named 'planner'"):
+        rm.tournament(rm.Game(2, max_turns=20), [[PlannerAgent(), PlannerAgent(take_threshold=0.9)]], 2, seed=1)
+
+
+def test_a_search_agent_checks_a_rollout_agent_of_ones_own():
+    # Its rollouts applied the rollout agent's actions unchecked: an agent of one's own making an illegal move
+    # played on from an impossible position, scored as if real (hostile review, 2026-12-03).
+    import random
+
+    from riskmath.agents import SearchAgent
+
+    class Cheater:
+        name = "cheater"
+
+        def act(self, state, rng):
+            if state.phase is rm.Phase.REINFORCE and state.pool:
+                enemy = next(t for t in state.game.board.territories if state.owner(t) != state.current_player)
+                return rm.PlaceArmies(enemy, state.pool)
+            return rng.choice(list(state.legal_actions()))
+
+    state = rm.Game(2, max_turns=20).new_initial_state(seed=3, auto_chance=True)
+    rng = random.Random(0)
+    while state.phase is not rm.Phase.ATTACK:
+        state = state.apply(rng.choice(list(state.legal_actions())))
+    with pytest.raises(rm.IllegalActionError, match="is not yours"):
+        SearchAgent(budget=4, horizon=3, rollout_agent=Cheater()).act(state, random.Random(1))

@@ -86,6 +86,22 @@ class Agent(Protocol):
         ...  # pragma: no cover - protocol
 
 
+def check_threshold(name: str, value: object) -> float:
+    """A threshold on a probability: a finite real in [0, 1] (0: always, 1: only when certain), as a float.
+
+    NaN made every comparison false (an agent that silently never attacked), a string failed mid-game.
+    """
+    number = check_real(name, value)
+    if not 0.0 <= number <= 1.0:
+        raise InvalidArgumentError(f"{name} must be a probability in [0, 1], got {shown(value)}")
+    return number
+
+
+#: The most simulations a searching agent may spend on one decision (a budget above it is refused: a million
+#: rollouts of a few milliseconds each would run for an hour on one decision).
+MOST_BUDGET = 100_000
+
+
 def check_asked(state: object, rng: object) -> None:
     """Refuse, in one clear line, what no agent can act on: called first by the built-in agents' ``act``.
 

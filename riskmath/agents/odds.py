@@ -42,7 +42,15 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from riskmath.agents.basic import BuiltIn, Signature, check_asked, first_trade, placement_signature, position_signature
+from riskmath.agents.basic import (
+    BuiltIn,
+    Signature,
+    check_asked,
+    check_threshold,
+    first_trade,
+    placement_signature,
+    position_signature,
+)
 from riskmath.errors import IllegalActionError
 from riskmath.evaluate.outlook import (
     ContinentPlan,
@@ -118,11 +126,11 @@ class OddsAgent(BuiltIn):
         card_threshold: float = 0.5,
         hold_threshold: float = 0.5,
     ) -> None:
-        self.take_threshold = take_threshold
-        self.continue_threshold = continue_threshold
-        self.attack_threshold = attack_threshold
-        self.card_threshold = card_threshold
-        self.hold_threshold = hold_threshold
+        self.take_threshold = check_threshold("take_threshold", take_threshold)
+        self.continue_threshold = check_threshold("continue_threshold", continue_threshold)
+        self.attack_threshold = check_threshold("attack_threshold", attack_threshold)
+        self.card_threshold = check_threshold("card_threshold", card_threshold)
+        self.hold_threshold = check_threshold("hold_threshold", hold_threshold)
         # Per player: (game turn, placements still to make, routes, territories held at the start of the turn).
         self._plans: dict[int, tuple[int, list[tuple[int, int]], list[tuple[int, ...]], int]] = {}
         # Per player: the position its last placement leads to (its game first): the turn's next placement goes on

@@ -83,8 +83,10 @@ import random
 from typing import Any
 
 from riskmath._validation import check_int, check_probability
+from riskmath.agents.basic import MOST_BUDGET
 from riskmath.agents.odds import OddsAgent, placements
 from riskmath.agents.search import SearchAgent
+from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate.estimate import check_lineup
 from riskmath.evaluate.outlook import ContinentPlan, plan_continent_above, win_probability
 from riskmath.evaluate.whatif import WhatIf
@@ -94,6 +96,9 @@ from riskmath.game.position import fortification_reach, occupation_range, own_te
 from riskmath.game.state import GameState
 from riskmath.odds._odds_grids import chain_odds
 from riskmath.odds.battles import battle
+
+#: The odds agent's options a planner takes as keywords (its thresholds).
+_ODDS_OPTIONS = ("take_threshold", "continue_threshold", "attack_threshold", "card_threshold", "hold_threshold")
 
 __all__ = ["PlannerAgent"]
 
@@ -228,6 +233,13 @@ class PlannerAgent(OddsAgent):
         careful_turns: int | None = 150,
         **thresholds: float,
     ) -> None:
+        unknown = sorted(set(thresholds) - set(_ODDS_OPTIONS))
+        if unknown:  # (passed on, they were refused as OddsAgent.__init__()'s, with a bare TypeError)
+            raise InvalidArgumentError(
+                f"PlannerAgent got unknown option(s) {', '.join(unknown)}; it takes attack_candidates, "
+                "placement_candidates, budget, lineup, reinforce_only_from, kill_threshold, "
+                f"multiplayer_attack_threshold, multiplayer_lineup, careful_turns and {', '.join(_ODDS_OPTIONS)}"
+            )
         super().__init__(**thresholds)
         self.lineup = check_lineup(lineup)
         self.reinforce_only_from = (
@@ -246,7 +258,7 @@ class PlannerAgent(OddsAgent):
         self.placement_candidates = placement_candidates = check_int(
             "placement_candidates", placement_candidates, minimum=0
         )
-        self.budget = budget = check_int("budget", budget, minimum=0)
+        self.budget = budget = check_int("budget", budget, minimum=0, maximum=MOST_BUDGET)
         self._search: SearchAgent | None = None
         if budget:
             guide = PlannerAgent(
@@ -269,8 +281,15 @@ class PlannerAgent(OddsAgent):
             f"placement_candidates={self.placement_candidates!r}, budget={self.budget!r}, lineup={self.lineup!r}, "
             f"reinforce_only_from={self.reinforce_only_from!r}, kill_threshold={self.kill_threshold!r}, "
             f"multiplayer_attack_threshold={self.multiplayer_attack_threshold!r}, "
-            f"multiplayer_lineup={self.multiplayer_lineup!r}, careful_turns={self.careful_turns!r})"
+            f"multiplayer_lineup={self.multiplayer_lineup!r}, careful_turns={self.careful_turns!r}{self._thresholds()})"
         )
+
+    def _thresholds(self) -> str:
+        """The odds agent's thresholds that differ from its defaults, for the repr (a tournament tells agents of
+        one name apart by it: two planners of different thresholds were counted as one)."""
+        default = OddsAgent()
+        changed = [name for name in _ODDS_OPTIONS if getattr(self, name) != getattr(default, name)]
+        return "".join(f", {name}={getattr(self, name)!r}" for name in changed)
 
     def _reinforce_only(self, state: GameState) -> bool:
         """Whether only the reinforcement is weighed in this game (``reinforce_only_from``)."""

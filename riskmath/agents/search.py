@@ -39,8 +39,8 @@ import statistics
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from riskmath._validation import check_int
-from riskmath.agents.basic import BuiltIn, Signature, placement_signature, position_signature
+from riskmath._validation import check_int, shown
+from riskmath.agents.basic import MOST_BUDGET, BuiltIn, Signature, placement_signature, position_signature
 from riskmath.agents.odds import OddsAgent
 from riskmath.errors import InvalidArgumentError
 from riskmath.evaluate.estimate import victory_list
@@ -125,7 +125,7 @@ class SearchAgent(BuiltIn):
         guide: Any = None,
     ) -> None:
         # (NumPy integers are taken, as plain ints, as by every other integer argument of riskmath)
-        budget = check_int("budget", budget, minimum=1)
+        budget = check_int("budget", budget, minimum=1, maximum=MOST_BUDGET)
         candidates = check_int("candidates", candidates, minimum=0)
         if horizon is not None:
             horizon = check_int("horizon (an integer >= 0, or None)", horizon, minimum=0)
@@ -141,6 +141,17 @@ class SearchAgent(BuiltIn):
             raise InvalidArgumentError(f"score must be a callable score(state, player) or None, got {score!r}")
         if guide is not None and not isinstance(guide, OddsAgent):
             raise InvalidArgumentError(f"guide must be an OddsAgent or a subclass of it, got {guide!r}")
+        if isinstance(rollout_agent, str):  # a name, as simulate() and play() take them
+            from riskmath.agents import make_agent
+
+            rollout_agent = make_agent(rollout_agent)
+        if rollout_agent is not None and (
+            isinstance(rollout_agent, type) or not callable(getattr(rollout_agent, "act", None))
+        ):
+            raise InvalidArgumentError(
+                f"rollout_agent must be an agent (an instance with act(state, rng)), an agent's name or None, "
+                f"got {shown(rollout_agent)}"
+            )
         self.budget = budget
         self.candidates = candidates
         self.horizon = horizon
@@ -158,7 +169,7 @@ class SearchAgent(BuiltIn):
             extra += f", score={self.score!r}"
         if self.margin != 1.0:
             extra += f", margin={self.margin!r}"
-        if type(self._guide) is not OddsAgent:
+        if type(self._guide) is not OddsAgent or repr(self._guide) != repr(OddsAgent()):  # (its thresholds too)
             extra += f", guide={self._guide!r}"
         return (
             f"SearchAgent(budget={self.budget!r}, candidates={self.candidates!r}, horizon={self.horizon!r}, "
@@ -280,10 +291,11 @@ class SearchAgent(BuiltIn):
         sim = state.reseeded(seed).apply(action, check=False)
         stop = state.turn + horizon + 1
         agent = copy.deepcopy(self.rollout_agent)  # no memory from earlier rollouts
+        check = getattr(agent, "trusted", False) is not True  # (as play() does: an agent of one's own is checked)
         rng = random.Random(seed)
         while not sim.is_terminal() and sim.turn < stop:
             if sim.is_chance_node():
                 sim = sim.apply(sim.sample_chance(), check=False)
             else:
-                sim = sim.apply(agent.act(sim, rng), check=False)
+                sim = sim.apply(agent.act(sim, rng), check=check)
         return float(self.score(sim, me))

@@ -213,7 +213,7 @@ def estimate_victory_probabilities(state: GameState, *, lineup: str | None = Non
         but nobody has measured them.
     lineup : str, optional
         Who plays on: the name of a line-up of ``riskmath.evaluate.estimate.LINEUPS`` (``"odds"``,
-        ``"aggressive"``, ``"mixed"``: the agents of the seats, cycled from
+        ``"aggressive"``, ``"mixed"``, ``"planner"``: the agents of the seats, cycled from
         seat 0) for that line-up's variant, whose weights were fitted to its
         games under every preset of :meth:`riskmath.Rules.presets` and change
         with the rules (missions, capitals, the defender's dice, the card
