@@ -619,3 +619,21 @@ def test_card_draw_ids_are_the_rules_models_outcomes():
             else:
                 state = state.apply(rng.choice(list(state.legal_actions())))
     assert draws > 20
+
+
+def test_a_trade_whose_order_moves_the_bonus_is_refused_by_encode_not_swapped():
+    # The 1993 +2 goes on the first traded card that shows a territory of the player's, in the order given; the
+    # codec has one id per set of cards and plays the listed order, and encode/steps turned another order into it
+    # silently (hostile review of the environments, 2026-12-03).
+    game = rm.Game(3)
+    names = game.board.territories
+    owners = {name: i % 3 for i, name in enumerate(names)} | {"China": 0, "Western Australia": 0}
+    state = game.position(owners, dict.fromkeys(names, 2), cards={0: ["China", "Western Australia", "wild"]}, seed=1)
+    codec = ActionCodec(game)
+    listed = next(a for a in state.legal_actions() if isinstance(a, rm.TradeCards))
+    other = rm.TradeCards((*reversed([c for c in listed.cards if c != "wild"]), "wild"))
+    assert state.is_legal(other)
+    assert state.apply(other) != state.apply(listed)  # the bonus on the other territory
+    assert codec.play(state, codec.steps(state, listed)) == listed
+    with pytest.raises(rm.IllegalActionError, match="puts the territory-card bonus elsewhere than"):
+        codec.encode(state, other)

@@ -497,3 +497,21 @@ def test_the_env_and_its_codec_copy_and_pickle():
     for other in steps[1:]:
         assert all((other[0][k] == steps[0][0][k]).all() for k in steps[0][0])
         assert other[1:4] == steps[0][1:4]
+
+
+def test_a_game_the_opponents_end_before_the_seat_moves_is_drawn_again():
+    # Under us_1959 the seat has no set-up decision, and on a small board the opponents could end the game inside
+    # reset(): the episode came back over, with an empty mask and nothing to say so, and the first step raised
+    # (61 of 200 resets on South America with four players; hostile review of the environments, 2026-12-03).
+    from riskmath.envs.gymnasium import RiskEnv
+
+    env = RiskEnv(opponents=["random"], board="classic:Australia", rules="us_1959", max_turns=30)
+    observation, info = env.reset(seed=0)
+    assert info == {"redrawn": 1}
+    assert observation["action_mask"].any()
+    assert not env.state_now.is_terminal()
+    again = RiskEnv(opponents=["random"], board="classic:Australia", rules="us_1959", max_turns=30)
+    repeat, repeat_info = again.reset(seed=0)  # the same seed, the same episode
+    assert repeat_info == info
+    assert (repeat["observation"] == observation["observation"]).all()
+    assert env.reset(seed=1)[1] == {}

@@ -619,7 +619,15 @@ class ActionCodec(ChanceIds):
         elif checked[0] == "occupy":
             first, count = self._occupy, checked[1]
         elif checked[0] == "trade":
-            return (self._trade_base + self._trade[_trade_key(self, checked[1])],)
+            k = self._trade_base + self._trade[_trade_key(self, checked[1])]
+            listed = self._table(state).trades[k]
+            if state.apply(action) != state.apply(listed):  # (the 1993 bonus goes on the first card's territory)
+                raise IllegalActionError(
+                    f"{action!r} puts the territory-card bonus elsewhere than {listed!r}, the trade id {k} plays "
+                    "(one id per set of cards: the bonus goes to the first of its cards that shows a territory of "
+                    "the player's, in the order listed)"
+                )
+            return (k,)
         elif checked[0] == "defend":
             return (self._defend_base + checked[1] - 1,)
         elif checked[0] == "capital":

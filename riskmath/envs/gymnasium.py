@@ -112,6 +112,10 @@ _RENDER_MODES = ("ansi",)
 ILLEGAL_ACTIONS = ("lose", "raise")
 
 
+#: The games :meth:`RiskEnv.reset` draws again at most when the opponents end one before the seat's first decision.
+MOST_REDRAWS = 100
+
+
 class RiskEnv(gymnasium.Env[Any, Any]):
     """One seat of a game of RISK against riskmath agents (see the module docstring).
 
@@ -220,14 +224,27 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         self._over = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Start a new game and play the opponents up to the seat's first decision."""
+        """Start a new game and play the opponents up to the seat's first decision.
+
+        Where the rules give the seat no decision in the set-up (``us_1959``: the territories are dealt and the
+        armies placed at random) the opponents may end the game, on a small board, before the seat first moves;
+        ``reset`` cannot report an episode that is over, so such a game is drawn again, from the same stream of
+        numbers (the same seed gives the same episode), and ``info["redrawn"]`` says how many were; after
+        :data:`MOST_REDRAWS` in a row the configuration is refused.
+        """
         super().reset(seed=seed)
-        draws = self.np_random.integers(1 << 63, size=len(self._opponents) + 1)
-        self._rngs = {p: random.Random(int(draw)) for p, draw in zip(self._opponents, draws[1:], strict=True)}
-        state = self.game.new_initial_state(seed=int(draws[0]), auto_chance=True)
-        self.state_now = self.node = self._play_opponents(state)
-        self._over = self.state_now.is_terminal() or not self.state_now.alive(self.seat)
-        return self._observe(), {}
+        for redrawn in range(MOST_REDRAWS):
+            draws = self.np_random.integers(1 << 63, size=len(self._opponents) + 1)
+            self._rngs = {p: random.Random(int(draw)) for p, draw in zip(self._opponents, draws[1:], strict=True)}
+            state = self.game.new_initial_state(seed=int(draws[0]), auto_chance=True)
+            self.state_now = self.node = self._play_opponents(state)
+            self._over = self.state_now.is_terminal() or not self.state_now.alive(self.seat)
+            if not self._over:
+                return self._observe(), ({"redrawn": redrawn} if redrawn else {})
+        raise InvalidArgumentError(
+            f"the opponents ended {MOST_REDRAWS} games in a row before seat {self.seat}'s first decision "
+            f"({self.game!r}): choose rules with a set-up decision or a bigger board"
+        )
 
     def _play_opponents(self, state: GameState) -> GameState:
         """The opponents' moves up to the seat's next decision, on one copy of the position (as ``play`` makes

@@ -2,7 +2,9 @@
 
 :func:`env` returns a :class:`RiskAECEnv`: agents ``"player_0"`` ..
 ``"player_{n-1}"`` take turns as the game asks them (an attacker's turn is
-many steps; with ``defender_decides`` the defender answers an attack).
+many steps; the defender throws the most dice the rules allow: a defender
+choosing its dice, ``Game(defender_decides=True)``, is offered by the
+OpenSpiel game's ``defender_decides`` parameter only).
 Each agent observes a dict, as PettingZoo's classic games do:
 ``"observation"``, the float32 vector of :func:`riskmath.envs.observation`
 for that agent (hidden information hidden), scaled into [0, 1] by default
