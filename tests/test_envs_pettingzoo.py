@@ -247,3 +247,27 @@ def test_the_env_copies_and_pickles_and_takes_a_0_d_array():
     twin.step(first)
     assert twin.agent_selection == aec.agent_selection
     assert (twin.observe(twin.agent_selection)["observation"] == aec.observe(aec.agent_selection)["observation"]).all()
+
+
+def test_the_three_environments_take_the_same_board_names_and_refuse_alike():
+    # board="" meant the rules' board in OpenSpiel and was an unknown board in the other two; an unknown board or
+    # preset raised BoardError / RulesError there and InvalidArgumentError in OpenSpiel, so `except BoardError`
+    # missed one of the three (hostile review of the environments, 2026-12-03).
+    pyspiel = pytest.importorskip("pyspiel")
+    from riskmath.envs.gymnasium import RiskEnv
+    from riskmath.envs.openspiel import register
+
+    register()
+    makers = {
+        "pettingzoo": lambda board, rules: env(players=2, board=board, rules=rules),
+        "gymnasium": lambda board, rules: RiskEnv(opponents=["random"], board=board, rules=rules),
+        "openspiel": lambda board, rules: pyspiel.load_game(
+            "python_risk", {"players": 2, "board": board, "rules": rules}
+        ),
+    }
+    for make in makers.values():
+        make("", "us_1993")  # the rules' board
+        with pytest.raises(rm.BoardError, match="mars"):
+            make("mars", "us_1993")
+        with pytest.raises(rm.RulesError, match="us_2525"):
+            make("", "us_2525")

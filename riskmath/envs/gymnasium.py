@@ -134,8 +134,8 @@ class RiskEnv(gymnasium.Env[Any, Any]):
     max_turns : int or None, default 200
         The turn cap (player-turns): the episode is truncated there.
     board : Board or str, optional
-        By default the board named by the rules; a name is read by
-        :meth:`riskmath.Board.load` (e.g. ``"south_america_africa"``, a small board for learning).
+        By default (or ``""``, as the OpenSpiel game's parameter) the board named by the rules; a name is read
+        by :meth:`riskmath.Board.load` (e.g. ``"south_america_africa"``, a small board for learning).
     illegal_action : {"lose", "raise"}, default "lose"
         What an id of the space outside the mask does (see the module docstring).
     render_mode : {None, "ansi"}

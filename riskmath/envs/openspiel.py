@@ -95,7 +95,7 @@ from riskmath.envs.observations import (
     observation_layout,
     observation_string,
 )
-from riskmath.errors import BoardError, InvalidArgumentError
+from riskmath.errors import BoardError, InvalidArgumentError, RulesError
 from riskmath.evaluate.estimate import victory_list
 from riskmath.game import Board, DrawCard, Game, GameState, Rules
 
@@ -173,8 +173,8 @@ def _board(name: str, rules: Rules) -> Board:
         return Board.load(rules.board)
     try:
         return Board.load(name)
-    except BoardError as error:
-        raise InvalidArgumentError(
+    except BoardError as error:  # (a BoardError, as Game and the other two environments raise it)
+        raise BoardError(
             f"board must be '' (the rules' board) or a name riskmath.Board.load reads, got {name!r}: {error}"
         ) from None
 
@@ -191,8 +191,8 @@ class _Setup:
         players = check_int("players", values["players"], minimum=2, maximum=6)
         max_turns = check_int("max_turns", values["max_turns"], minimum=1, maximum=10**6)
         preset = values["rules"]
-        if not isinstance(preset, str) or preset not in Rules.presets():
-            raise InvalidArgumentError(f"rules must be one of {', '.join(Rules.presets())}, got {shown(preset)}")
+        if not isinstance(preset, str) or preset not in Rules.presets():  # (a RulesError, as Game raises it)
+            raise RulesError(f"rules must be one of {', '.join(Rules.presets())}, got {shown(preset)}")
         rules = Rules.preset(preset)
         start = check_int("starting_armies", values["starting_armies"], minimum=0, maximum=MAX_STARTING_ARMIES)
         if start:

@@ -362,8 +362,8 @@ def env(
         The turn cap (player-turns) after which every agent is truncated;
         None keeps the rules' own cap (none for most presets).
     board : Board or str, optional
-        By default the board named by the rules; a name is read by
-        :meth:`riskmath.Board.load` (e.g. ``"south_america_africa"``, a small board for learning).
+        By default (or ``""``, as the OpenSpiel game's parameter) the board named by the rules; a name is read
+        by :meth:`riskmath.Board.load` (e.g. ``"south_america_africa"``, a small board for learning).
     render_mode : {None, "ansi", "human"}
     zero_sum : bool, default True
         The rewards: zero-sum (``+1`` a win, ``-1/(players-1)`` a loss or an

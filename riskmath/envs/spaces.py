@@ -33,6 +33,8 @@ def make_game(players: int, rules: Rules | str | None, max_turns: int | None, bo
     players = check_int("players", players, minimum=2, maximum=6)
     if max_turns is not None:
         max_turns = check_int("max_turns", max_turns, minimum=1)
+    if isinstance(board, str) and not board:  # "": the rules' board, as the OpenSpiel game's parameter has it
+        board = None
     return Game(players, rules, board, max_turns=max_turns)
 
 
