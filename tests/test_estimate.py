@@ -398,3 +398,17 @@ def test_shipped_weights_beat_territory_share_on_fresh_games():
     assert len(briers["estimate"]) > 200
     # Measured with the shipped weights: 0.538 v 0.595 (ratio 0.904); the margin asks for at least 3 % better.
     assert estimate < 0.97 * share, (estimate, share)
+
+
+def test_victory_list_checks_its_line_up_at_the_end_of_a_game_too():
+    # victory_list(final, lineup="bogus") and with both weights and a line-up answered at the end of a game,
+    # refused elsewhere (hostile review of the estimate, 2026-12-03).
+    from riskmath.agents import RandomAgent
+    from riskmath.evaluate.estimate import COEFFICIENTS, victory_list
+
+    final = rm.play(rm.Game(3, max_turns=3), [RandomAgent()] * 3, 1).final
+    assert victory_list(final) == [0.0, 0.0, 0.0]  # a draw at the turn cap
+    with pytest.raises(rm.InvalidArgumentError, match="bogus"):
+        victory_list(final, lineup="bogus")
+    with pytest.raises(rm.InvalidArgumentError, match="give weights or lineup, not both"):
+        victory_list(final, COEFFICIENTS, lineup="odds")

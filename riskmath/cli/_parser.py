@@ -70,6 +70,17 @@ def _count(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    """argparse type: a positive integer, with the bad text in the message."""
+    try:
+        value = _count(text)
+    except argparse.ArgumentTypeError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {shown(text)}")
+    return value
+
+
 def _jobs(text: str) -> int:
     """argparse type: a positive integer or -1 (every CPU)."""
     try:
@@ -251,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     outlook.add_argument("--seed", type=_count, default=0, help="the seed the games' seeds are drawn from (default 0)")
     outlook.add_argument(
-        "--max-turns", type=_count, default=None, metavar="N", help="at most N more player-turns from the position"
+        "--max-turns", type=_positive, default=None, metavar="N", help="at most N more player-turns from the position"
     )
     outlook.add_argument("--out", default=None, metavar="CSV", help="also write the table to this CSV file")
     outlook.add_argument("--progress", action="store_true", help="show a progress bar on stderr (needs tqdm)")

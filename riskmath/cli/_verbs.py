@@ -366,8 +366,6 @@ def _outlook(args: argparse.Namespace) -> str:
             raise InvalidArgumentError(f"--estimate: {error}") from None
     names = [name.strip() for name in args.agents.split(",")]
     agents: str | list[str] = names[0] if len(names) == 1 else names
-    if args.max_turns == 0:
-        raise InvalidArgumentError("--max-turns must be at least 1 (more player-turns from the position)")
     try:
         with warnings.catch_warnings(record=True) as caught:  # (the worker cap) one line each, not a source line
             warnings.simplefilter("always", RuntimeWarning)

@@ -174,15 +174,16 @@ def victory_list(state: GameState, weights: Sequence[float] | None = None, *, li
     ``weights`` replaces the default estimate's weights (not with ``lineup``);
     an unknown ``lineup`` raises InvalidArgumentError.
     """
+    if lineup is not None:  # (checked first: at the end of a game the answer needs neither, and was given anyway)
+        if weights is not None:
+            raise InvalidArgumentError(f"give weights or lineup, not both (got lineup {lineup!r})")
+        check_lineup(lineup)
     pos = state.position
     if pos.phase is Phase.GAME_OVER:
         return [1.0 if p == pos.winner else 0.0 for p in range(state.game.players)]
     rows, alive = player_features(state)
     if lineup is None:
         return _softmax(rows, alive, COEFFICIENTS if weights is None else weights)
-    if weights is not None:
-        raise InvalidArgumentError(f"give weights or lineup, not both (got lineup {lineup!r})")
-    check_lineup(lineup)
     main, seats = _variant(lineup, state.game)
     extra = extra_features(state, alive)
     return _softmax([row + more for row, more in zip(rows, extra, strict=True)], alive, main, seats)
