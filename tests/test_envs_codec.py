@@ -637,3 +637,20 @@ def test_a_trade_whose_order_moves_the_bonus_is_refused_by_encode_not_swapped():
     assert codec.play(state, codec.steps(state, listed)) == listed
     with pytest.raises(rm.IllegalActionError, match="puts the territory-card bonus elsewhere than"):
         codec.encode(state, other)
+
+
+def test_a_count_choice_with_numpy_territories_is_refused_for_that():
+    # A CountChoice like the codec's own but with source=np.int64(1) was refused as "the legal range of 'place'
+    # from 1 to -1 is None", where the range is there and the type is the cause (hostile review, 2026-12-03).
+    import dataclasses
+
+    game = rm.Game(3)
+    codec = ActionCodec(game)
+    state = game.new_initial_state(seed=1, auto_chance=True)
+    while state.phase is not rm.Phase.REINFORCE:
+        state = state.apply(state.legal_actions()[0])
+    node = codec.decode(state, codec.legal_ids(state)[0])
+    assert isinstance(node, CountChoice)
+    with pytest.raises(rm.InvalidArgumentError, match=r"source must be a territory id, a plain int, got np.int64"):
+        codec.mask(dataclasses.replace(node, source=np.int64(node.source)))
+    assert codec.mask(node).any()

@@ -426,8 +426,11 @@ class ActionCodec(ChanceIds):
         state = self._state(node)
         kind, source, target, chosen = node.kind, node.source, node.target, node.chosen
         n = self._n
+        if type(source) is not int or type(target) is not int:  # (a NumPy integer read as a range that is not there)
+            name, value = ("source", source) if type(source) is not int else ("target", target)
+            raise InvalidArgumentError(f"{node!r}: {name} must be a territory id, a plain int, got {shown(value)}")
         k = -1
-        if type(source) is int and type(target) is int and -1 <= source < n and -1 <= target < n:
+        if -1 <= source < n and -1 <= target < n:
             if kind == "place" and source >= 0:
                 k = self._place + source
             elif kind == "occupy":
