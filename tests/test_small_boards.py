@@ -112,5 +112,5 @@ def test_openspiel_takes_the_name():
 
     game = pyspiel.load_game("python_risk", {"players": 2, "max_turns": 6, "board": "south_america_africa"})
     assert game.num_distinct_actions() > 0
-    with pytest.raises(rm.errors.InvalidArgumentError, match="'Atlantis' is not a continent"):
+    with pytest.raises(rm.errors.BoardError, match="'Atlantis' is not a continent"):
         pyspiel.load_game("python_risk", {"players": 2, "board": "classic:Atlantis"})

@@ -141,16 +141,12 @@ class SearchAgent(BuiltIn):
             raise InvalidArgumentError(f"score must be a callable score(state, player) or None, got {score!r}")
         if guide is not None and not isinstance(guide, OddsAgent):
             raise InvalidArgumentError(f"guide must be an OddsAgent or a subclass of it, got {guide!r}")
-        if isinstance(rollout_agent, str):  # a name, as simulate() and play() take them
-            from riskmath.agents import make_agent
-
-            rollout_agent = make_agent(rollout_agent)
         if rollout_agent is not None and (
             isinstance(rollout_agent, type) or not callable(getattr(rollout_agent, "act", None))
         ):
             raise InvalidArgumentError(
-                f"rollout_agent must be an agent (an instance with act(state, rng)), an agent's name or None, "
-                f"got {shown(rollout_agent)}"
+                f"rollout_agent must be an agent (an instance with act(state, rng)) or None, got {shown(rollout_agent)}"
+                + ("; for an agent by its name, pass make_agent(name)" if isinstance(rollout_agent, str) else "")
             )
         self.budget = budget
         self.candidates = candidates
