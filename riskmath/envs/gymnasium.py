@@ -230,7 +230,7 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         armies placed at random) the opponents may end the game, on a small board, before the seat first moves;
         ``reset`` cannot report an episode that is over, so such a game is drawn again, from the same stream of
         numbers (the same seed gives the same episode), and ``info["redrawn"]`` says how many were; after
-        :data:`MOST_REDRAWS` in a row the configuration is refused.
+        ``MOST_REDRAWS`` (100) in a row the configuration is refused.
         """
         super().reset(seed=seed)
         for redrawn in range(MOST_REDRAWS):
