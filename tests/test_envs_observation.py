@@ -297,3 +297,26 @@ def test_the_piles_being_chosen_are_observed():
         assert rows[t].sum() == (0.0 if pile == choice.pile else 1.0)
     three = observation_layout(rm.Game(3))["piles"]
     assert three.stop == three.start
+
+
+def test_headquarters_chosen_in_the_open_show_as_they_are_chosen():
+    # Capital RISK's headquarters are chosen in turn, in the open (docs/game.rst), and the information-state string
+    # showed each choice; the vector showed none until the last, so a learner choosing later could not see what
+    # the others took (hostile review of the environments, 2026-12-03).
+    game = rm.Game(3, "us_1993_capital", board="south_america_africa_europe")
+    state, rng = game.new_initial_state(seed=4, auto_chance=True), random.Random(0)
+    while state.phase is not rm.Phase.SETUP_CAPITAL:
+        state = state.apply(rng.choice(list(state.legal_actions())))
+    layout = observation_layout(game)["capitals"]
+    n = len(game.board)
+    seen = 0
+    while state.phase is rm.Phase.SETUP_CAPITAL:
+        chooser = state.current_player
+        state = state.apply(rng.choice(list(state.legal_actions())))
+        seen += 1
+        for viewer in range(game.players):
+            section = observation(state, viewer, scaled=False)[layout].reshape(n, game.players)
+            assert section.sum() == seen
+            where = game.board.index(state.capital(chooser))
+            assert section[where, (chooser - viewer) % game.players] == 1.0
+    assert seen == game.players

@@ -74,7 +74,8 @@ from riskmath.game import Game, GameState
 from riskmath.game.cards import WILD, SetValues
 from riskmath.game.missions import mission_text, missions_for
 from riskmath.game.phase import GAME_OVER, OCCUPY, Phase
-from riskmath.game.position import Capture, PendingBattle
+from riskmath.game.position import Capture, PendingBattle, Position
+from riskmath.game.setup import capital_chooser
 
 __all__ = [
     "HAND_SCALE",
@@ -411,9 +412,8 @@ def _write_rest(out: np.ndarray, state: GameState, player: int, offsets: tuple[i
         missions = _missions(game)
         if pos.missions[player] in missions:
             out[mission_at + missions.index(pos.missions[player])] = 1.0
-    if len(pos.capitals) == players:  # chosen by all: indexed by player
-        for q, t in enumerate(pos.capitals):
-            out[capitals_at + t * players + (q - player) % players] = 1.0
+    for q, t in _headquarters(pos, players):
+        out[capitals_at + t * players + (q - player) % players] = 1.0
     for t in pos.moved:
         out[moved_at + t] = 1.0
     if pos.piles and offsets[15] > offsets[14]:  # the 1993 two-player piles being chosen
@@ -445,6 +445,15 @@ def _battle_entries(pending: PendingBattle | None, occupy: Capture | None, n: in
         source, target, least = occupy
         return [(at + source, 1), (at + n + target, 1), (at + 2 * n + 2, 1), (at + 2 * n + 3, least)]
     return []
+
+
+def _headquarters(pos: Position, players: int) -> list[tuple[int, int]]:
+    """``(player, territory)`` of every headquarters chosen so far: by player once all are chosen, else in the order
+    of choice from ``pos.first`` round the table (choices made in the open, shown as they are made; until
+    2026-12-03 the vector showed none until the last)."""
+    if len(pos.capitals) == players:
+        return list(enumerate(pos.capitals))
+    return [(capital_chooser(pos.first, k, players), t) for k, t in enumerate(pos.capitals)]
 
 
 def _write_battle(out: np.ndarray, pending: PendingBattle | None, occupy: Capture | None, n: int, at: int) -> None:
@@ -693,15 +702,13 @@ class Observer:
                 out[offsets[10] + missions.index(mission)] = 1.0
             keys[_MISSION] = mission
             changed.append(slices[10])
-        capitals = pos.capitals if len(pos.capitals) == players else None  # chosen by all: indexed by player
+        capitals = (pos.first, tuple(pos.capitals)) if pos.capitals else None  # (the choosers follow from first)
         if capitals != keys[_CAPITALS]:
             keys[_CAPITALS] = _UNSET
             out[slices[11]] = 0.0
-            if capitals is not None:
-                capitals_at = offsets[11]
-                for q, t in enumerate(capitals):
-                    out[capitals_at + t * players + (q - player) % players] = 1.0
-                capitals = capitals[:]
+            capitals_at = offsets[11]
+            for q, t in _headquarters(pos, players):
+                out[capitals_at + t * players + (q - player) % players] = 1.0
             keys[_CAPITALS] = capitals
             changed.append(slices[11])
         if pos.moved != keys[_MOVED]:
