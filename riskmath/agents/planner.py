@@ -78,6 +78,7 @@ choices.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 from typing import Any
@@ -97,8 +98,8 @@ from riskmath.game.state import GameState
 from riskmath.odds._odds_grids import chain_odds
 from riskmath.odds.battles import battle
 
-#: The odds agent's options a planner takes as keywords (its thresholds).
-_ODDS_OPTIONS = ("take_threshold", "continue_threshold", "attack_threshold", "card_threshold", "hold_threshold")
+#: The odds agent's options a planner takes as keywords (its thresholds), read from its signature.
+_ODDS_OPTIONS = tuple(inspect.signature(OddsAgent).parameters)
 
 __all__ = ["PlannerAgent"]
 

@@ -25,7 +25,15 @@ from riskmath.game.chance import MASK
 from riskmath.game.context import GameContext
 from riskmath.game.missions import missions_for
 from riskmath.game.phase import Phase
-from riskmath.game.position import Capture, Position, cards_in_play, headquarters_cards, most_cards, trade_forced
+from riskmath.game.position import (
+    Capture,
+    Position,
+    cards_in_play,
+    headquarters_cards,
+    most_cards,
+    room,
+    trade_forced,
+)
 from riskmath.game.serialize import BIG, problems
 from riskmath.game.transitions import queue_placements, start_turn_at
 
@@ -319,7 +327,7 @@ def _set_pool(game: GameContext, pos: Position, pool: object) -> None:
             "pool=0 at phase 'reinforce' with no trade forced: the reinforcement is over once nothing is left to "
             "place or trade (build phase 'attack')"
         )
-    if pos.pool and all(o != pos.player or a >= game.cap for o, a in zip(pos.owner, pos.armies, strict=True)):
+    if pos.pool and not any(room(game, pos, t) for t, owner in enumerate(pos.owner) if owner == pos.player):
         raise InvalidArgumentError(
             f"pool={pos.pool}, but every territory of player {pos.player} is at the cap of {game.cap} armies: "
             "nowhere to place them (the engine drops them and goes on to 'attack')"

@@ -395,8 +395,10 @@ def unit_interval(value: Any) -> Any:
 SMALLEST_NORMAL = sys.float_info.min
 
 
-def conditioning_defined(probability: Any, exact: bool) -> bool:
+def conditioning_defined(probability: Any, exact: bool) -> Any:
     """Whether a mean given an event of ``probability`` can be given: above 0 exactly, a normal float64 in floats.
+
+    A bool for a number; for an array of them (a grid's), an array of bools.
 
     Examples
     --------
@@ -404,8 +406,10 @@ def conditioning_defined(probability: Any, exact: bool) -> bool:
     (True, False)
     >>> conditioning_defined(Fraction(1, 10**400), True)
     True
+    >>> conditioning_defined(np.array([1e-300, 1e-310, 0.0]), False).tolist()
+    [True, False, False]
     """
-    return bool(probability > 0) if exact else bool(probability >= SMALLEST_NORMAL)
+    return probability > 0 if exact else probability >= SMALLEST_NORMAL
 
 
 def unit_interval_array(values: Any) -> Any:

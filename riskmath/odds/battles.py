@@ -29,7 +29,6 @@ from riskmath.errors import InvalidArgumentError, UndefinedStatisticError
 from riskmath.odds._backward import backward_exact, backward_float
 from riskmath.odds._battle_cache import CLASSIC, forget, held, lookup, remember
 from riskmath.odds._sweeps import (
-    SMALLEST_NORMAL,
     PlainForward,
     backward_cost,
     conditioning_defined,
@@ -725,7 +724,7 @@ class _GridMoments:
 
     def given_win(self, moment: str, statistic: str) -> np.ndarray:
         win = self._moments["win"]
-        defined = win > 0 if win.dtype == object else win >= SMALLEST_NORMAL
+        defined = conditioning_defined(win, win.dtype == object)
         if not np.all(defined):
             a, d = np.argwhere(~defined)[0]
             raise UndefinedStatisticError(

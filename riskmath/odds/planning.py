@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
@@ -126,42 +126,44 @@ def armies_needed(
     combat = resolve_rules(rules)
     target = Fraction(wanted)
     likely = min(_armies_likely(path, leaves, combat), limit)
-    memory, seconds = battles_cost([(likely, d) for d in path], combat, False, 2 * len(path))
-    check_cost(
-        lambda: (
-            f"armies_needed({describe_path(path)}, probability={_probability_text(probability)}), "
-            f"a search among conquests of about {shown(likely)} attackers,"
-        ),
-        memory=memory,
-        seconds=seconds * (math.log2(max(likely, 2)) + 2),  # doubling up to the answer, then a bisection
-        hint="ask for a lower probability or a shorter path; ",
+
+    def check_search(n: int, exact: bool, times: float, what: Callable[[], str], hint: str) -> None:
+        """Refuse the search if ``times`` conquests of ``n`` attackers (exact or not) would not fit the limits."""
+        memory, seconds = battles_cost([(n, d) for d in path], combat, exact, 2 * len(path))
+        check_cost(
+            lambda: f"armies_needed({describe_path(path)}, probability={_probability_text(probability)})" + what(),
+            memory=memory,
+            seconds=seconds * times,
+            hint=hint,
+        )
+
+    shorter = "ask for a lower probability or a shorter path; "
+    # Doubling up to the answer, then a bisection.
+    check_search(
+        likely,
+        False,
+        math.log2(max(likely, 2)) + 2,
+        lambda: f", a search among conquests of about {shown(likely)} attackers,",
+        shorter,
     )
 
     def enough(n: int) -> bool:
-        memory, seconds = battles_cost([(n, d) for d in path], combat, False, 2 * len(path))
-        check_cost(
-            lambda: (
-                f"armies_needed({describe_path(path)}, probability={_probability_text(probability)}) "
-                f"trying attackers={shown(n)}"
-            ),
-            memory=memory,
-            seconds=seconds * math.log2(max(n, 2)),  # a bisection of conquests this size follows
-            hint="ask for a lower probability or a shorter path; ",
-        )
+        # A bisection of conquests this size follows.
+        check_search(n, False, math.log2(max(n, 2)), lambda: f" trying attackers={shown(n)}", shorter)
         p = Conquest(n, path, leave=leaves, rules=combat).win_probability
         if abs(p - float(target)) > 1e-9:
             return p > float(target)
         # Too close to call in floats: decided exactly, if that fits (refused in this search's own words: the
         # exact conquest's refusal named a call the user never made and suggested exact=False, which this takes not).
-        memory, seconds = battles_cost([(n, d) for d in path], combat, True, 2 * len(path))
-        check_cost(
+        check_search(
+            n,
+            True,
+            1.0,
             lambda: (
-                f"armies_needed({describe_path(path)}, probability={_probability_text(probability)}): {n} attackers "
-                f"win with probability {p!r} in float64, within 1e-9 of the one asked, and deciding it exactly"
+                f": {n} attackers win with probability {p!r} in float64, within 1e-9 of the one asked, "
+                "and deciding it exactly"
             ),
-            memory=memory,
-            seconds=seconds,
-            hint=f"ask for a probability further from the odds of {n} attackers; ",
+            f"ask for a probability further from the odds of {n} attackers; ",
         )
         return Conquest(n, path, leave=leaves, exact=True, rules=combat).win_probability >= target
 
