@@ -200,3 +200,47 @@ def test_a_route_goes_on_at_exactly_the_continue_threshold():
     able = state.armies(route[0]) - 1
     agent.continue_threshold = oddsagent.chain_odds(able, tuple(state.armies(t) for t in route[1:]), game.rules.combat)
     assert agent.act(state, rng) == Blitz(names[route[0]], names[route[1]], stop_at=0)
+
+
+# -- the one-stack guess (2026-12-04): a plan is skipped only where the guess is well below its floor ---------------
+def test_a_plan_the_one_stack_guess_rules_out_is_not_made(monkeypatch):
+    # Siam's 5 able armies and 3 to place against Australia's four territories of 2: one stack of 8 takes them,
+    # strongest first, with the chance the guess gives; a floor above it by the margin skips the plan unasked.
+    oddsagent._PLANS.clear()
+    state = _siam_and(5)
+    members = state.game.board.continents["Australia"].ids
+    guess = oddsagent._one_stack_odds(state, 0, members, state.pool)
+    assert guess == rm.evaluate.chain_win_probability(8, [2, 2, 2, 2])
+    plan = plan_continent(state, 0, "Australia", armies=state.pool)
+    assert plan.probability <= guess
+    asked = []
+    monkeypatch.setattr(oddsagent, "plan_continent_above", lambda *args: asked.append(args))
+    assert oddsagent._plan_continent(state, 0, "Australia", state.pool, guess + oddsagent.ONE_STACK_MARGIN) is None
+    assert asked == []
+    oddsagent._PLANS.clear()
+    oddsagent._plan_continent(state, 0, "Australia", state.pool, guess + oddsagent.ONE_STACK_MARGIN / 2)
+    assert len(asked) == 1  # (within the margin: the plan is made)
+    oddsagent._PLANS.clear()
+
+
+@pytest.mark.parametrize(("preset", "players"), [("us_1993", 2), ("risiko", 4), ("us_1959", 3)])
+def test_the_one_stack_guess_is_above_every_plan_by_more_than_the_margin(preset, players):
+    # The guess is not a proven bound (odds.py, _one_stack_odds): held here against the plans of positions the odds
+    # agent reaches, every continent not held by the player to move (bench/one_stack_guess.py measures more).
+    game = rm.Game(players, rm.Rules.preset(preset), max_turns=40)
+    agent, checked, closest = OddsAgent(), 0, -1.0
+    for seed in range(2):
+        state, rng = game.new_initial_state(seed=seed, auto_chance=True), random.Random(seed)
+        while not state.is_terminal():
+            if state.phase is rm.Phase.REINFORCE and state.pool:
+                me = state.current_player
+                for name, continent in game.board.continents.items():
+                    if all(state.owner(t) == me for t in continent.ids):
+                        continue
+                    plan = plan_continent(state, me, name, armies=state.pool)
+                    guess = oddsagent._one_stack_odds(state, me, continent.ids, state.pool)
+                    closest = max(closest, plan.probability - guess)
+                    checked += 1
+            state = state.apply(agent.act(state, rng))
+    assert checked > 100
+    assert closest < oddsagent.ONE_STACK_MARGIN
