@@ -515,3 +515,32 @@ def test_a_game_the_opponents_end_before_the_seat_moves_is_drawn_again():
     assert repeat_info == info
     assert (repeat["observation"] == observation["observation"]).all()
     assert env.reset(seed=1)[1] == {}
+
+
+# -- the defender's choice (2026-12-04): defender_decides, as the OpenSpiel game had it -----------------------------
+def test_a_seat_that_defends_passes_check_env_and_is_asked_in_the_opponents_turns():
+    check_env(gymnasium.make(ENV_ID, opponents=["random", "odds"], max_turns=30, defender_decides=True).unwrapped)
+    # (random opponents: the built-in ones blitz, and a blitz is fought out with the most dice, as Game documents)
+    env = RiskEnv(opponents=["random", "random"], max_turns=80, defender_decides=True, illegal_action="raise")
+    assert env.game.defender_decides
+    defend = env.codec.layout["defend"]
+    obs, _ = env.reset(seed=1)
+    rng, defences = np.random.default_rng(1), 0
+    for _ in range(5):
+        done = False
+        while not done:
+            state, legal = env.state_now, np.flatnonzero(obs["action_mask"])
+            if state.phase is rm.Phase.DEFEND:
+                defences += 1
+                assert state.current_player == env.seat != state.turn_player
+                assert all(defend.start <= k < defend.stop for k in legal)
+                assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+            done = terminated or truncated
+        obs, _ = env.reset(seed=int(rng.integers(1000)))
+    assert defences > 5
+
+
+def test_defender_decides_is_checked_like_the_other_flags():
+    with pytest.raises(InvalidArgumentError, match=r"defender_decides.*1"):
+        RiskEnv(defender_decides=1)

@@ -271,3 +271,38 @@ def test_the_three_environments_take_the_same_board_names_and_refuse_alike():
             make("mars", "us_1993")
         with pytest.raises(rm.RulesError, match="us_2525"):
             make("", "us_2525")
+
+
+# -- the defender's choice (2026-12-04): defender_decides, as the OpenSpiel game had it -----------------------------
+@pytest.mark.filterwarnings(*DICT_OBSERVATIONS)
+def test_a_defender_who_decides_passes_the_api_and_seed_tests():
+    api_test(env(players=3, max_turns=30, defender_decides=True), num_cycles=300)
+    seed_test(lambda: env(players=3, max_turns=10, defender_decides=True), num_cycles=100)
+
+
+def test_the_defender_steps_with_the_defend_ids_and_plays_the_game_of_defender_decides():
+    aec = env(players=3, max_turns=40, defender_decides=True)
+    assert aec.unwrapped.game.defender_decides
+    codec = aec.unwrapped.codec
+    defend = range(codec.layout["defend"].start, codec.layout["defend"].stop)
+    aec.reset(seed=3)
+    rng, defences = np.random.default_rng(3), 0
+    for agent in aec.agent_iter(max_iter=100_000):
+        obs, _, terminated, truncated, _ = aec.last()
+        if terminated or truncated:
+            aec.step(None)
+            continue
+        state, legal = aec.unwrapped.state_now, np.flatnonzero(obs["action_mask"])
+        if state.phase is rm.Phase.DEFEND:
+            defences += 1
+            assert agent == f"player_{state.owner(state.position.pending.target)}" != f"player_{state.turn_player}"
+            assert set(legal.tolist()) <= set(defend)
+            assert len(legal) >= 1
+            assert [codec.decode(state, int(k)) for k in legal] == list(state.legal_actions())
+        aec.step(int(rng.choice(legal)))
+    assert defences > 20
+
+
+def test_defender_decides_must_be_a_bool():
+    with pytest.raises(InvalidArgumentError, match=r"defender_decides.*'yes'"):
+        env(defender_decides="yes")

@@ -7,6 +7,7 @@ the Japanese Wikipedia article (preset "article_ja"), never computed with the co
 from __future__ import annotations
 
 import json
+import pickle
 
 import pytest
 
@@ -115,6 +116,17 @@ def test_preset_details():
     assert article.set_values.values(7) == [4, 6, 8, 10, 15, 20, 25]
     assert (article.elimination_trade_at, article.elimination_trade_to) == (5, 4)
     assert article.two_player == "neutral_article"
+
+
+def test_an_unknown_option_is_refused_as_replace_refuses_it():
+    # Rules(foo=1) raised Python's TypeError naming the generated __init__ (2026-12-04); replace and from_dict
+    # already raised RulesError.  Too many positional values are refused alike, and pickling still works.
+    with pytest.raises(rm.RulesError, match=r"unknown rules options \['foo'\]; the options are board, "):
+        rm.Rules(foo=1)
+    with pytest.raises(rm.RulesError, match="at most 28 options, got 29 positional values"):
+        rm.Rules(*[None] * 29)
+    rules = rm.Rules.preset("risiko")
+    assert pickle.loads(pickle.dumps(rules)) == rules
 
 
 def test_unknown_preset_is_named():

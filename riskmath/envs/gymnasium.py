@@ -149,6 +149,13 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         vector alone, a ``Box`` (the mask from :meth:`action_masks`).
     scaled : bool, default True
         Whether the vector is scaled into [0, 1] (``observation(node, seat, scaled=True)``).
+    defender_decides : bool, default False
+        True: the defender of every ``Attack`` (one roll; a blitz is fought
+        out with the most dice) chooses how many dice it throws
+        (``Game(defender_decides=True)``): the seat, when attacked, in a step
+        of its own during an opponent's turn (the mask holds the ``defend``
+        ids), the opponents by their agents.  False: the defender throws the
+        most dice the rules allow.
 
     Raises
     ------
@@ -185,6 +192,7 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         *,
         flat: bool = False,
         scaled: bool = True,
+        defender_decides: bool = False,
     ) -> None:
         if isinstance(opponents, str) or not isinstance(opponents, Sequence) or not 1 <= len(opponents) <= 5:
             raise InvalidArgumentError(f"opponents must be a list of 1 to 5 agents, got {shown(opponents)}")
@@ -194,7 +202,7 @@ class RiskEnv(gymnasium.Env[Any, Any]):
                 raise InvalidArgumentError(
                     f"an opponent must be an agent name or have act(state, rng), got {shown(agent)}"
                 )
-        self.game = make_game(len(agents) + 1, rules, max_turns, board)
+        self.game = make_game(len(agents) + 1, rules, max_turns, board, defender_decides)
         self.seat = check_int("seat", seat, minimum=0, maximum=self.game.players - 1)
         if illegal_action not in ILLEGAL_ACTIONS:
             raise InvalidArgumentError(f"illegal_action must be 'lose' or 'raise', got {shown(illegal_action)}")

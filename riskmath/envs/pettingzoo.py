@@ -2,9 +2,9 @@
 
 :func:`env` returns a :class:`RiskAECEnv`: agents ``"player_0"`` ..
 ``"player_{n-1}"`` take turns as the game asks them (an attacker's turn is
-many steps; the defender throws the most dice the rules allow: a defender
-choosing its dice, ``Game(defender_decides=True)``, is offered by the
-OpenSpiel game's ``defender_decides`` parameter only).
+many steps; the defender throws the most dice the rules allow, unless
+``defender_decides=True``: then the defender's agent chooses its dice in a
+step of its own, as in ``Game(defender_decides=True)``).
 Each agent observes a dict, as PettingZoo's classic games do:
 ``"observation"``, the float32 vector of :func:`riskmath.envs.observation`
 for that agent (hidden information hidden), scaled into [0, 1] by default
@@ -135,9 +135,10 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         zero_sum: bool = True,
         *,
         scaled: bool = True,
+        defender_decides: bool = False,
     ) -> None:
         super().__init__()
-        self.game = make_game(players, rules, max_turns, board)
+        self.game = make_game(players, rules, max_turns, board, defender_decides)
         self.zero_sum = check_bool("zero_sum", zero_sum)
         self.codec = ActionCodec(self.game)
         self.render_mode = check_render_mode(render_mode, _RENDER_MODES)
@@ -334,9 +335,12 @@ def raw_env(
     zero_sum: bool = True,
     *,
     scaled: bool = True,
+    defender_decides: bool = False,
 ) -> RiskAECEnv:
     """The environment of :func:`env` without PettingZoo's order-enforcing wrapper (arguments as there)."""
-    return RiskAECEnv(players, rules, max_turns, board, render_mode, zero_sum, scaled=scaled)
+    return RiskAECEnv(
+        players, rules, max_turns, board, render_mode, zero_sum, scaled=scaled, defender_decides=defender_decides
+    )
 
 
 def env(
@@ -348,6 +352,7 @@ def env(
     zero_sum: bool = True,
     *,
     scaled: bool = True,
+    defender_decides: bool = False,
 ) -> Any:
     """A PettingZoo AEC environment playing RISK (see the module docstring), wrapped as PettingZoo's classic
     games are: in ``OrderEnforcingWrapper`` (``env(...).unwrapped`` is the :class:`RiskAECEnv`).
@@ -375,6 +380,13 @@ def env(
         True: the observation vector is ``observation(state, player, scaled=True)``, every entry in [0, 1]
         (a ``Box(0, 1)``), for a network's input.  False: the unscaled ``observation(state, player)``
         (counts as they are, ``log(1 + armies)``; bounded only by the largest float32).
+    defender_decides : bool, default False
+        True: the defender of every ``Attack`` (one roll; a blitz is fought
+        out with the most dice) chooses how many dice it throws
+        (``Game(defender_decides=True)``; the 1993 rulebook leaves the choice
+        to the defender), an agent's step in the attacker's turn; the mask
+        then holds the ``defend`` ids.  False: the defender throws the most
+        dice the rules allow, as most engines play it.
 
     Returns
     -------
@@ -390,4 +402,8 @@ def env(
         For rules that cannot be played, or a board that cannot hold them
         (``ValueError`` subclasses too, naming the problem).
     """
-    return _OrderEnforcingWrapper(raw_env(players, rules, max_turns, board, render_mode, zero_sum, scaled=scaled))
+    return _OrderEnforcingWrapper(
+        raw_env(
+            players, rules, max_turns, board, render_mode, zero_sum, scaled=scaled, defender_decides=defender_decides
+        )
+    )

@@ -19,7 +19,7 @@ except ModuleNotFoundError as error:
         error, "riskmath.envs (the Gymnasium and PettingZoo environments)", "gymnasium", "gymnasium"
     ) from error
 
-from riskmath._validation import check_int, shown
+from riskmath._validation import check_bool, check_int, shown
 from riskmath.envs.codec import ActionCodec
 from riskmath.envs.observations import observation_layout
 from riskmath.errors import InvalidArgumentError
@@ -28,14 +28,21 @@ from riskmath.game import Board, Game, Rules
 __all__ = ["check_render_mode", "make_game", "mask_space", "observation_space", "vector_space"]
 
 
-def make_game(players: int, rules: Rules | str | None, max_turns: int | None, board: Board | str | None) -> Game:
+def make_game(
+    players: int,
+    rules: Rules | str | None,
+    max_turns: int | None,
+    board: Board | str | None,
+    defender_decides: bool = False,
+) -> Game:
     """The :class:`~riskmath.Game` an environment plays (checks every argument)."""
     players = check_int("players", players, minimum=2, maximum=6)
     if max_turns is not None:
         max_turns = check_int("max_turns", max_turns, minimum=1)
     if isinstance(board, str) and not board:  # "": the rules' board, as the OpenSpiel game's parameter has it
         board = None
-    return Game(players, rules, board, max_turns=max_turns)
+    defender_decides = check_bool("defender_decides", defender_decides)
+    return Game(players, rules, board, max_turns=max_turns, defender_decides=defender_decides)
 
 
 def observation_space(game: Game, codec: ActionCodec, scaled: bool = True) -> spaces.Dict:

@@ -202,6 +202,15 @@ class Rules:
     capital: str = "none"
     turn_cap: int | None = None
 
+    def __new__(cls, *args: Any, **options: Any) -> Rules:
+        # An unknown option is refused in the library's words, as replace() and from_dict() refuse it (Python's
+        # TypeError named the generated __init__); so are more positional values than there are options.
+        if options:
+            _check_known(options)
+        if len(args) > len(_OPTION_NAMES):
+            raise RulesError(f"Rules takes at most {len(_OPTION_NAMES)} options, got {len(args)} positional values")
+        return super().__new__(cls)
+
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
@@ -409,7 +418,7 @@ class Rules:
 def _check_known(names: Iterable[object]) -> list[str]:
     """The names of the options of :class:`Rules`; RulesError naming any of ``names`` that is not one (for
     :meth:`Rules.replace` and :meth:`Rules.from_dict`), the unknown ones shortened as :func:`shown` does."""
-    known = [f.name for f in fields(Rules)]
+    known = list(_OPTION_NAMES)
     unknown = sorted(str(name) for name in names if name not in known)
     if unknown:
         raise RulesError(f"unknown rules options {shown(unknown)}; the options are {', '.join(sorted(known))}")
@@ -539,4 +548,6 @@ def _preset_table() -> dict[str, tuple[str, dict[str, Any]]]:
     }
 
 
+#: The options of :class:`Rules`, in order (its positional parameters).
+_OPTION_NAMES = tuple(f.name for f in fields(Rules))
 _PRESETS = _preset_table()
