@@ -157,6 +157,17 @@ def test_cli_page_shows_real_outlook_output(capsys, tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
+def test_cli_page_shows_real_outlook_output_of_odds_agents(capsys, tmp_path, monkeypatch):
+    # The odds agents' table had drifted from the page unnoticed (2026-12-04, a review of the docs): held here too.
+    from docs_pages import cli_page_shows, outlook_position
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "position.json").write_text(outlook_position().to_json())
+    argv = ["outlook", "position.json", "--agents", "odds", "--games", "500", "--jobs", "2", "--estimate"]
+    assert cli_page_shows(argv, capsys)
+
+
+@pytest.mark.slow
 def test_outlook_page_examples_run():
     from docs_pages import run_page_examples
 

@@ -292,3 +292,18 @@ def test_format_table_refuses_an_empty_table_and_writes_standard_json():
     table.iloc[0, 0] = np.nan
     document = json.loads(rm.format_table(table, "json"), parse_constant=lambda name: pytest.fail(name))
     assert document["values"][0] == [None, 0.1061]
+
+
+# -- the precision the docstrings state (2026-12-04: an independent review found the old bound too optimistic) ------
+def test_grid_deviations_and_losses_are_as_precise_as_documented():
+    # A standard deviation s of armies x is off by about 1e-16 * (x / s)**2 relative; an expected loss by about
+    # 1e-16 times the start in absolute terms.  Both cases below are from the review, against battle()'s values.
+    rules = rm.CombatRules(attacker_max_dice=1)
+    table = rm.odds_table(30, 30, statistic="std_attacker_losses", stop_at=5, rules=rules).loc[8, 21]
+    exact = float(rm.battle(8, 21, stop_at=5, rules=rules, exact=True).std_attacker_losses)
+    assert abs(table - exact) / exact < 10 * 1e-16 * (8 / exact) ** 2
+    rules = rm.CombatRules(attacker_sides=2, defender_sides=100)
+    table = rm.odds_table(3, 1000, statistic="expected_defender_losses", rules=rules).loc[1, 1000]
+    exact = float(rm.battle(1, 1000, rules=rules, exact=True).expected_defender_losses)
+    assert abs(table - exact) < 10 * 1e-16 * 1000
+    assert rm.battle(1, 1000, rules=rules).expected_defender_losses == pytest.approx(exact, rel=1e-15)

@@ -37,8 +37,9 @@ def odds_table(
     statistic : str, default "win_probability"
         One of :data:`riskmath.STATISTICS`, each defined as the
         :class:`riskmath.Battle` attribute of that name (in float64 a
-        standard deviation far below ``1e-8 * attackers`` is less precise
-        than :func:`riskmath.battle`'s: see :func:`riskmath.battle_statistics`).
+        standard deviation below about ``1e-6`` times the armies, and an
+        expected loss far below the armies, are less precise than
+        :func:`riskmath.battle`'s: see :func:`riskmath.battle_statistics`).
     stop_at : int, default 0
         Retreat threshold, as for :func:`riskmath.battle`.
     exact : bool, default False
