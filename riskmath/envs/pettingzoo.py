@@ -205,7 +205,7 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         to_move = to_move and not self.truncations[agent]
         # The observer's vector and the codec's mask are their own buffers (kept for the next node or
         # rewritten in place): the caller gets copies to keep.  A bool array viewed as int8 is 0/1 bytes.
-        mask = self.codec.mask_view(self.node) if to_move else self._no_mask
+        mask = self.codec._legal(self.node) if to_move else self._no_mask  # (the codec's own array: copied below)
         return {"observation": self._observer.copy(self.node, player), "action_mask": mask.view(np.int8).copy()}
 
     def step(self, action: Any) -> None:
