@@ -300,7 +300,9 @@ def test_capital_choices_round_the_table_decide_the_right_winner():
     hq = {1: "Kamchatka", 2: "Japan", 3: "Siam", 0: "Peru"}
     owner = {t: p for p, t in hq.items()} | {"Alaska": 0}
     setup_deck = list(game.territory_cards)  # a claimed set-up: the wild cards join once it ends
-    state = build(game, owner=owner, phase="setup_capital", player=1, first=1, turn=0, capitals=[], deck=setup_deck)
+    state = build(  # (2 armies a territory: at most the 30 each player starts with)
+        game, owner=owner, armies=2, phase="setup_capital", player=1, first=1, turn=0, capitals=[], deck=setup_deck
+    )
     for player in (1, 2, 3, 0):
         assert state.current_player == player
         state = state.apply(rm.ChooseCapital(hq[player]))

@@ -943,3 +943,27 @@ def test_a_reinforcement_with_nothing_to_place_or_trade_is_refused():
     hand = ["Alaska", "Peru", "Brazil", "Egypt", "wild"]
     document = json.loads(build(phase="attack", cards={0: hand}, seed=1).to_json()) | {"phase": "reinforce"}
     assert rm.GameState.from_json(json.dumps(document)).legal_actions()  # five cards: a trade is forced first
+
+
+def test_the_player_to_move_holds_one_card_fewer_than_the_limit_before_the_turn_s_draw():
+    # A fuzz of built states (2026-12-04): 6 cards at "fortify" with a capture were accepted, and the turn's draw
+    # then made a hand of 7 that no saved state may hold (from_json refused the game's own next state).  Under
+    # the 1993 rules [R1] the placements start below 5 cards, and a victim's cards are traded down from 6.
+    game = rm.Game(3)
+    owners = {name: i % 3 for i, name in enumerate(NAMES)}
+
+    def built(phase: str, hand: list[str], player: int = 0) -> rm.GameState:
+        return game.position(
+            owners, dict.fromkeys(NAMES, 2), current_player=0, phase=phase, captured=True, cards={player: hand}
+        )
+
+    for phase in ("attack", "fortify"):
+        with pytest.raises(rm.InvalidArgumentError, match=f"player 0 holds 6 cards in {phase.upper()}, where the"):
+            built(phase, list(NAMES[:6]))
+        state = built(phase, list(NAMES[:5]))
+        assert state.problems() == []
+    assert built("fortify", list(NAMES[:6]), player=1).problems() == []  # (another player: drawn at its turn's end)
+    state = built("fortify", list(NAMES[:5])).apply(EndPhase())
+    state = state.apply(state.sample_chance()) if state.is_chance_node() else state
+    assert len(state.cards(0)) == 6
+    assert rm.GameState.from_json(state.to_json()).problems() == []

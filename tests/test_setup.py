@@ -409,3 +409,48 @@ def test_a_board_too_small_names_the_two_player_rule_only_where_it_adds_owners()
     with pytest.raises(rm.BoardError) as refused:
         rm.Game(6, "us_1993_capital", board="classic:Australia")
     assert str(refused.value) == "board 'classic:Australia' has 4 territories: 6 players need at least 6, one each"
+
+
+# -- loaded set-up states (2026-12-04, a fuzz of saved states): armies come from the starting armies ---------------
+def _setup_state(preset: str, phase: rm.Phase, players: int = 3) -> rm.GameState:
+    state = rm.Game(players, rm.Rules.preset(preset)).new_initial_state(seed=0, auto_chance=True)
+    while state.phase is not phase:
+        state = state.apply(state.legal_actions()[0])
+    return state
+
+
+def _loaded(state: rm.GameState, **changes) -> rm.GameState:
+    import json
+
+    data = json.loads(state.to_json())
+    for key, change in changes.items():
+        data[key] = change(data[key])
+    return rm.GameState.from_json(json.dumps(data))
+
+
+def test_a_claim_without_the_armies_it_needs_is_refused():
+    # setup_left [35, 2, 35] at the first claim loaded, and player 1's claims ran it to -12.
+    state = _setup_state("us_1993", rm.Phase.SETUP_CLAIM)
+    with pytest.raises(rm.StateError, match="player 1 has 0 armies on the board and 2 left to place during the set-up"):
+        _loaded(state, setup_left=lambda left: [left[0], 2, left[2]])
+
+
+@pytest.mark.parametrize(
+    ("preset", "phase"), [("us_1993", rm.Phase.SETUP_PLACE), ("us_1993_capital", rm.Phase.SETUP_CAPITAL)]
+)
+def test_territories_handed_to_another_player_in_the_set_up_are_refused(preset, phase):
+    # Player 0's territories given to player 1 loaded; in Capital RISK the player left without territories then had
+    # no legal action in SETUP_CAPITAL (a non-terminal state with an empty legal_actions()).
+    state = _setup_state(preset, phase)
+    with pytest.raises(rm.StateError, match="player 0 holds no territory") as refused:
+        _loaded(state, owner=lambda owner: [1 if o == 0 else o for o in owner])
+    assert "player 1 has" in str(refused.value)
+
+
+def test_every_set_up_state_keeps_its_armies():
+    # The invariant holds where armies are capped on a small board (fewer placed than started with, never more).
+    game = rm.Game(2, rm.Rules.preset("us_1993_experts"), "south_america_africa")
+    state, rng = game.new_initial_state(seed=1, auto_chance=True), random.Random(1)
+    while state.turn == 0:
+        assert state.problems() == []
+        state = state.apply(rng.choice(list(state.legal_actions())))

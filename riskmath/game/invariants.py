@@ -48,7 +48,9 @@ Cards
     with ``forced_trade_at`` and ``elimination_trade_at`` both set, at most
     the larger of the two, except the player to move holding a victim's
     cards to trade down (once the game is over: the winner, or the player
-    whose elimination of another completed the winner's mission);
+    whose elimination of another completed the winner's mission); the player
+    to move in ``ATTACK``, ``OCCUPY``, ``FORTIFY`` and ``DRAW`` holds one
+    fewer, unless trading down (the turn's card is still to be drawn);
   * ``sets_traded``, ``pool`` and ``bonus_taken`` are not negative; ``pool``
     is 0 except in ``REINFORCE`` (where it is 0 only while the player to
     move holds a set to trade), ``TRADE_DOWN`` (and ``GAME_OVER`` when a
@@ -64,7 +66,10 @@ Set-up bookkeeping
   * ``setup_left`` holds one entry per owner, between 0 and the starting
     armies (0 for a player once the placements are over: in
     ``SETUP_CAPITAL`` and after the set-up), and exactly the starting armies before the territories are
-    claimed or dealt (``SETUP_ORDER``, ``SETUP_MISSION``); ``queue`` is empty except in ``SETUP_PLACE``, where it lists
+    claimed or dealt (``SETUP_ORDER``, ``SETUP_MISSION``); an owner's armies on the board and those it has
+    left add up to at most its starting armies during the set-up (fewer only where a cap left some unplaced),
+    and exactly to them in ``SETUP_CLAIM``; every player holds a territory in ``SETUP_PLACE`` and
+    ``SETUP_CAPITAL``; ``queue`` is empty except in ``SETUP_PLACE``, where it lists
     ``(owner, armies)`` for the player to move and neutrals, each due at most
     what the owner has left, and the first owner has a territory with room;
   * ``dealt`` is between 0 and the number of territories; in
@@ -242,6 +247,10 @@ def consistency(game: GameContext, pos: Position) -> list[str]:
     return found
 
 
+#: The phases of a turn after its reinforcement and before its card is drawn, whose player to move is the turn's.
+_BEFORE_THE_DRAW = frozenset({Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY, Phase.DRAW})
+
+
 def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
     found: list[str] = []
     rules, names = game.rules, game.board.territories
@@ -266,6 +275,19 @@ def _card_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
         most = most_cards(game, trading_down=p in takers and pos.trade_down)
         if most is not None and len(hand) > most:
             found.append(f"player {p} holds {len(hand)} cards, more than the rules allow ({most})")
+        elif (
+            most is not None
+            and p == pos.player
+            and pos.phase in _BEFORE_THE_DRAW
+            and not pos.trade_down
+            and len(hand) >= most
+        ):
+            # Once its armies are placed, the player to move holds fewer cards than the forced trade asks for, or
+            # than a victim's cards are traded down at; the card drawn at the end of the turn makes the limit.
+            found.append(
+                f"player {p} holds {len(hand)} cards in {pos.phase.name}, where the player to move holds at most "
+                f"{most - 1} (a card drawn at the end of the turn would make {len(hand) + 1}, more than {most})"
+            )
     if pos.pool and pos.phase not in (Phase.REINFORCE, Phase.TRADE_DOWN, Phase.GAME_OVER):
         found.append(f"pool is {pos.pool} in {pos.phase.name} (armies are placed in REINFORCE and TRADE_DOWN only)")
     if pos.phase is Phase.REINFORCE and not pos.pool and not holds_set(game, pos.hands[pos.player]):
@@ -311,6 +333,26 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
             found.append(f"{game.owner_name(o)} has {left} set-up armies left in {phase.name}, before any is placed")
     if setup and pos.sets_traded:
         found.append(f"sets_traded is {pos.sets_traded} during the set-up")
+    if setup and len(pos.setup_left) == len(game.starting_armies):
+        # Every army on the board during the set-up came from its owner's starting armies: with those left, no
+        # more than it started with (fewer where a cap on a small board left some unplaced), and exactly as many
+        # while territories are claimed (each claim one army).  Hands territories to another owner, or drops
+        # armies a claim still needs, and this is broken (a loaded state then played on into a negative count
+        # or a player without territories to place on).
+        placed = [0] * len(pos.setup_left)
+        for t, o in enumerate(pos.owner):
+            if 0 <= o < len(placed):
+                placed[o] += pos.armies[t]
+        for o, left in enumerate(pos.setup_left):
+            most = game.starting_armies[o]
+            if placed[o] + left > most or (phase is Phase.SETUP_CLAIM and placed[o] + left != most):
+                found.append(
+                    f"{game.owner_name(o)} has {placed[o]} armies on the board and {left} left to place during the "
+                    f"set-up, {'more than' if placed[o] + left > most else 'not'} the {most} it starts with"
+                )
+        if phase in (Phase.SETUP_PLACE, Phase.SETUP_CAPITAL):
+            holders = set(pos.owner)
+            found += [f"player {o} holds no territory in {phase.name}" for o in range(players) if o not in holders]
     unowned = {names[t] for t in range(n) if pos.owner[t] < 0}
     if any(o >= players for o in pos.owner) and game.neutrals == 0:
         found.append("a territory is held by a neutral in a game without neutrals")
