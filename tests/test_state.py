@@ -631,3 +631,27 @@ def test_a_subclass_of_an_action_is_that_action():
     assert MyPlace("Alaska") in state.legal_actions()
     assert state.is_legal(MyPlace("Alaska"))
     assert state.apply(MyPlace("Alaska")) == state.apply(rm.PlaceArmies("Alaska"))
+
+
+def test_a_trade_in_another_order_is_the_listed_trade_unless_it_moves_the_1993_bonus():
+    # canonical() promises that two actions doing the same are equal in its form; a fuzz (2026-12-04) found
+    # ("wild", "Peru", "Alaska") and ("Alaska", "Peru", "wild") unequal, the first not in legal_actions().
+    game = rm.Game(3)
+    names = game.board.territories
+    mine = set(names[:2])  # Alaska and Northwest Territory: two cards showing the player's territories
+    owners = {name: (1 if name in mine else 0 if k % 2 else 2) for k, name in enumerate(names)}
+    one = game.position(owners, dict.fromkeys(names, 2), current_player=1, cards={1: ["Peru", "Alaska", "wild"]})
+    listed = [a for a in one.legal_actions() if isinstance(a, rm.TradeCards)]
+    assert listed == [rm.TradeCards(("Alaska", "Peru", "wild"))]
+    for order in [("wild", "Peru", "Alaska"), ("Peru", "wild", "Alaska"), ("Alaska", "Peru", "wild")]:
+        assert one.canonical(rm.TradeCards(order)) == listed[0]
+    two = game.position(owners, dict.fromkeys(names, 2), current_player=1, cards={1: [names[1], "Alaska", "wild"]})
+    other = (names[1], "Alaska", "wild")  # the bonus on Northwest Territory: another action, written so
+    assert two.canonical(rm.TradeCards(("wild", names[1], "Alaska"))) == rm.TradeCards(other)
+    assert two.canonical(rm.TradeCards(("wild", "Alaska", names[1]))) == two.legal_actions()[0]
+    assert two.apply(rm.TradeCards(other)).armies(names[1]) == 4  # (the +2 went there)
+    for rules in (rm.Rules(territory_card_bonus="none"), rm.Rules(territory_card_bonus="plus2_per_matching_territory")):
+        state = rm.Game(3, rules).position(
+            owners, dict.fromkeys(names, 2), current_player=1, cards={1: [names[1], "Alaska", "wild"]}
+        )
+        assert state.canonical(rm.TradeCards(other)) == rm.TradeCards(("Alaska", names[1], "wild"))

@@ -605,7 +605,9 @@ class GameState:
 
     def canonical(self, action: Any) -> Any:
         """A legal ``action`` as :meth:`legal_actions` writes it: territories by their board names (an action may
-        name them by id or in any case), a trade's cards in the listed order.
+        name them by id or in any case), a trade's cards in the listed order (except where the order puts the
+        1993 territory bonus on another territory than the listed order does: then that card comes first, and
+        the other two as listed).
 
         Two actions that do the same are equal, and hash alike, in this form (``Attack(0, 1, 1)`` and
         ``Attack("Alaska", "Northwest Territory", 1)`` are not equal as written).  A blitz's ``stop_at`` is

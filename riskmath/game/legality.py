@@ -255,7 +255,34 @@ def canonical_action(game: GameContext, pos: Position, action: Any) -> Any:
     """
     if pos.phase is GAME_OVER or is_chance(game, pos):
         raise IllegalActionError(f"no action is legal in {pos.phase.name} here: it is not a decision node")
-    return to_action(game, check_action(game, pos, action))
+    checked = check_action(game, pos, action)
+    if checked[0] == "trade":
+        checked = ("trade", _listed_trade(game, pos, checked[1]))
+    return to_action(game, checked)
+
+
+def _listed_trade(game: GameContext, pos: Position, cards: tuple[str, ...]) -> tuple[str, ...]:
+    """A legal trade's cards as listed (sorted), unless their order gives the 1993 territory bonus elsewhere.
+
+    Under ``plus2_once_per_turn`` the bonus goes on the first card, in the order given, that shows a territory of
+    the player's: an order with another first such card is another action, written with that card first and
+    the other two as listed.  Every other order is the listed trade (found by a fuzz, 2026-12-04:
+    ``("wild", "Peru", "Alaska")`` and ``("Alaska", "Peru", "wild")`` did the same and were not equal).
+    """
+    listed = tuple(sorted(cards))
+    if game.rules.territory_card_bonus != "plus2_once_per_turn" or pos.bonus_taken >= 2:
+        return listed
+    index, player = game.index, pos.player
+
+    def bonus_card(order: tuple[str, ...]) -> str | None:
+        return next((c for c in order if c in index and pos.owner[index[c]] == player), None)
+
+    chosen = bonus_card(cards)
+    if chosen is None or chosen == bonus_card(listed):
+        return listed
+    rest = list(listed)
+    rest.remove(chosen)
+    return (chosen, *rest)
 
 
 def check_action(game: GameContext, pos: Position, action: Any) -> Checked:
