@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -370,3 +371,20 @@ def test_whatif_refuses_an_unknown_lineup_and_changes_with_lists():
     mine = next(t for t in range(42) if state.owner(t) == 0)
     armies[mine] += 4
     assert whatif.chance(armies=armies) == whatif.chance(changes={mine: (0, armies[mine])})
+
+
+def test_a_blitz_won_below_the_smallest_normal_float_is_counted_as_never_won():
+    # A fuzz of rules (2026-12-04): one attacker die of 2 sides against three of 7, ties to the attacker; the planner
+    # asked a blitz of 42 v 190 for its mean given a win, undefined at a win probability of 4.95e-311
+    # (UndefinedStatisticError, since 2026-12-03), and the game stopped with an AgentError.
+    from riskmath.agents.planner import _outcome
+
+    combat = rm.CombatRules(
+        attacker_max_dice=1, defender_max_dice=3, attacker_sides=2, defender_sides=7, ties="attacker"
+    )
+    p, if_won, _ = _outcome(42, 190, combat)
+    assert 0.0 < p < sys.float_info.min
+    assert if_won == 0.0
+    game = rm.Game(2, rm.Rules(combat=combat, min_reinforcement=0), max_turns=120)
+    record = rm.play(game, "planner", seed=3, record_history=False)
+    assert record.turns > 0

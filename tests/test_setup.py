@@ -454,3 +454,13 @@ def test_every_set_up_state_keeps_its_armies():
     while state.turn == 0:
         assert state.problems() == []
         state = state.apply(rng.choice(list(state.legal_actions())))
+
+
+def test_a_deal_without_the_armies_it_needs_is_refused():
+    # The fuzz's second case: a deal (us_1959) loaded with one player's armies gone; the deal then drove its count
+    # below 0 at the first territory dealt to it.
+    state = rm.Game(4, rm.Rules.preset("us_1959")).new_initial_state(seed=0)
+    while state.phase is not rm.Phase.SETUP_DEAL:
+        state = state.apply(state.sample_chance()) if state.is_chance_node() else state.apply(state.legal_actions()[0])
+    with pytest.raises(rm.StateError, match="player 3 has 0 armies on the board and 0 left to place"):
+        _loaded(state, setup_left=lambda left: [*left[:3], 0])

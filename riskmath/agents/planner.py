@@ -81,6 +81,7 @@ from __future__ import annotations
 import inspect
 import math
 import random
+import sys
 from typing import Any
 
 from riskmath._validation import check_int, check_probability
@@ -587,7 +588,9 @@ def _outcome(attackers: int, defenders: int, combat: Any) -> tuple[float, float,
         else:
             result = battle(attackers, defenders, rules=combat)
             p = float(result.win_probability)
-            if_won = float(result.expected_attackers_left_if_won) if p > 0.0 else 0.0
+            # (a mean given a win is undefined below the smallest normal float, UndefinedStatisticError: there
+            # the win is as good as impossible, and counted as when it is 0)
+            if_won = float(result.expected_attackers_left_if_won) if p >= _SMALLEST_NORMAL else 0.0
             if_lost = float(result.expected_defenders_left) / (1.0 - p) if p < 1.0 else 1.0
         if len(_OUTCOMES) >= _OUTCOMES_KEPT:
             _OUTCOMES.clear()
@@ -613,13 +616,15 @@ def _outcome_of_a_big_battle(attackers: int, defenders: int, combat: Any) -> tup
         a, d = max(1, round(a * factor)), max(1, round(d * factor))
     result = battle(a, d, rules=combat)
     p = float(result.win_probability)
-    attacker_losses = (a - float(result.expected_attackers_left_if_won)) / factor if p > 0.0 else 0.0
+    attacker_losses = (a - float(result.expected_attackers_left_if_won)) / factor if p >= _SMALLEST_NORMAL else 0.0
     defender_losses = (d - float(result.expected_defenders_left) / (1.0 - p)) / factor if p < 1.0 else 0.0
-    if_won = max(1.0, attackers - attacker_losses) if p > 0.0 else 0.0
+    if_won = max(1.0, attackers - attacker_losses) if p >= _SMALLEST_NORMAL else 0.0
     if_lost = max(1.0, defenders - defender_losses) if p < 1.0 else 1.0
     return p, if_won, if_lost
 
 
+#: The smallest win probability whose battle has a mean given a win (``sys.float_info.min``; see ``Battle``).
+_SMALLEST_NORMAL = sys.float_info.min
 #: The largest side :func:`_outcome` computes exactly (a battle of 2,048 v 2,048 takes about 0.1 s, once).
 _EXACT_SIDE = 2048
 #: Blitz outcomes remembered by :func:`_outcome` (all forgotten when full).

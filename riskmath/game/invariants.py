@@ -68,7 +68,8 @@ Set-up bookkeeping
     ``SETUP_CAPITAL`` and after the set-up), and exactly the starting armies before the territories are
     claimed or dealt (``SETUP_ORDER``, ``SETUP_MISSION``); an owner's armies on the board and those it has
     left add up to at most its starting armies during the set-up (fewer only where a cap left some unplaced),
-    and exactly to them in ``SETUP_CLAIM``; every player holds a territory in ``SETUP_PLACE`` and
+    and exactly to them while territories are claimed or dealt (``SETUP_CLAIM``, ``SETUP_DEAL``,
+    ``SETUP_PILE``); every player holds a territory in ``SETUP_PLACE`` and
     ``SETUP_CAPITAL``; ``queue`` is empty except in ``SETUP_PLACE``, where it lists
     ``(owner, armies)`` for the player to move and neutrals, each due at most
     what the owner has left, and the first owner has a territory with room;
@@ -247,6 +248,9 @@ def consistency(game: GameContext, pos: Position) -> list[str]:
     return found
 
 
+#: The set-up phases in which every territory taken so far holds the one army it was claimed or dealt with.
+_ONE_ARMY_EACH = frozenset({Phase.SETUP_CLAIM, Phase.SETUP_DEAL, Phase.SETUP_PILE})
+
 #: The phases of a turn after its reinforcement and before its card is drawn, whose player to move is the turn's.
 _BEFORE_THE_DRAW = frozenset({Phase.ATTACK, Phase.OCCUPY, Phase.FORTIFY, Phase.DRAW})
 
@@ -336,7 +340,7 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
     if setup and len(pos.setup_left) == len(game.starting_armies):
         # Every army on the board during the set-up came from its owner's starting armies: with those left, no
         # more than it started with (fewer where a cap on a small board left some unplaced), and exactly as many
-        # while territories are claimed (each claim one army).  Hands territories to another owner, or drops
+        # while territories are claimed or dealt (each one army).  Hands territories to another owner, or drops
         # armies a claim still needs, and this is broken (a loaded state then played on into a negative count
         # or a player without territories to place on).
         placed = [0] * len(pos.setup_left)
@@ -345,7 +349,7 @@ def _setup_problems(game: GameContext, pos: Position, setup: bool) -> list[str]:
                 placed[o] += pos.armies[t]
         for o, left in enumerate(pos.setup_left):
             most = game.starting_armies[o]
-            if placed[o] + left > most or (phase is Phase.SETUP_CLAIM and placed[o] + left != most):
+            if placed[o] + left > most or (phase in _ONE_ARMY_EACH and placed[o] + left != most):
                 found.append(
                     f"{game.owner_name(o)} has {placed[o]} armies on the board and {left} left to place during the "
                     f"set-up, {'more than' if placed[o] + left > most else 'not'} the {most} it starts with"
