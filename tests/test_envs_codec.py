@@ -290,6 +290,38 @@ def test_count_steps_reach_every_count(low, span, fraction, start):
     assert len(ids) <= COUNT_BITS + 1 + (count >> (COUNT_BITS - 1))
 
 
+def test_int8_masks_equal_the_bool_masks_and_are_new_arrays():
+    """``mask(node, np.int8)`` (what the environments hand out) is the bool mask as 0/1 bytes, made fresh each call
+    (before and after the bool mask is kept with the codec's table), at states and count choices alike."""
+    game = rm.Game(3, max_turns=8)
+    codec = ActionCodec(game)
+    rng = random.Random(11)
+    state = game.new_initial_state(seed=11, auto_chance=True)
+    checked = 0
+    while not state.is_terminal():
+        nodes: list[object] = [state]
+        first = codec.legal_ids(state)[0]
+        opened = codec.decode(state, first)
+        if isinstance(opened, CountChoice):
+            nodes.append(opened)
+        for node in nodes:
+            small = codec.mask(node, np.int8)  # before the bool mask is made and kept
+            assert small.dtype == np.int8
+            assert small.flags.writeable
+            assert np.array_equal(small.view(bool), codec.mask(node))
+            again = codec.mask(node, np.dtype("int8"))  # after it
+            assert np.array_equal(again, small)
+            assert again is not small
+            small[:] = 0  # the caller's to change: the codec's next answer is whole
+            assert np.array_equal(codec.mask(node, np.int8).view(bool), codec.mask(node))
+            checked += 1
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert checked > 50
+    for bad in (np.float32, "int64", int, object()):
+        with pytest.raises(InvalidArgumentError, match=r"dtype must be bool or numpy\.int8"):
+            codec.mask(state, bad)
+
+
 def test_count_choice_masks():
     game = rm.Game(3)
     codec = ActionCodec(game)

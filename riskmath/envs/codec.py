@@ -362,18 +362,50 @@ class ActionCodec(ChanceIds):
             return ids
         return self._table(self._state(node)).ids.copy()
 
-    def mask(self, node: GameState | CountChoice) -> np.ndarray:
-        """The legal ids at a decision node: a bool array of length ``num_actions`` (a new array).
+    def mask(self, node: GameState | CountChoice, dtype: Any = bool) -> np.ndarray:
+        """The legal ids at a decision node: an array of length ``num_actions`` (a new array), 1 (True) at each.
 
         All false at chance and terminal nodes.  At a :class:`CountChoice`
         only count steps are legal.
 
+        Parameters
+        ----------
+        node : GameState or CountChoice
+            The decision node.
+        dtype : bool or numpy.int8, default bool
+            The array's type: ``np.int8`` is what Gymnasium's ``Discrete.sample(mask)`` takes (the
+            environments' ``action_mask``), made directly rather than as a copy of the bool array.
+
         Raises
         ------
         InvalidArgumentError
-            If ``node`` is not a state (or count choice) of this codec's game.
+            If ``node`` is not a state (or count choice) of this codec's game, or ``dtype`` is neither.
+
+        Examples
+        --------
+        >>> import numpy as np, riskmath as rm
+        >>> codec = ActionCodec(rm.Game(2, board="south_america_africa"))
+        >>> state = codec.game.new_initial_state(seed=1, auto_chance=True)
+        >>> bool((codec.mask(state, np.int8) == codec.mask(state)).all()), codec.mask(state, np.int8).dtype
+        (True, dtype('int8'))
         """
-        return self._legal(node).copy()
+        if dtype is not bool and dtype is not np.int8:
+            try:
+                kind = np.dtype(dtype)
+            except TypeError:
+                kind = None
+            if kind not in (np.dtype(bool), np.dtype(np.int8)):
+                raise InvalidArgumentError(f"dtype must be bool or numpy.int8, got {shown(dtype)}")
+            dtype = bool if kind == np.dtype(bool) else np.int8
+        if isinstance(node, CountChoice):
+            legal = self._legal(node)
+            return legal.copy() if dtype is bool else legal.astype(np.int8)
+        table = self._table(self._state(node))
+        if table.mask is not None:
+            return table.mask.copy() if dtype is bool else table.mask.astype(np.int8)
+        out = np.zeros(self.num_actions, dtype=dtype)  # (made straight from the ids: no kept mask copied)
+        out[np.array(table.ids, dtype=np.intp)] = 1
+        return out
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Copied and pickled as its game: the numbering depends on the game alone (the layouts are read-only

@@ -291,8 +291,10 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         vector = self._observer.copy(node, self.seat)
         if self.flat:
             return vector
-        legal = self._legal()
-        mask = np.zeros(self.codec.num_actions, dtype=np.int8) if legal is None else legal.view(np.int8).copy()
+        if self._over or node.current_player != self.seat:
+            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        else:
+            mask = self.codec.mask(node, np.int8)
         return {"observation": vector, "action_mask": mask}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:

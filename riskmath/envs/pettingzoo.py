@@ -203,10 +203,10 @@ class RiskAECEnv(AECEnv):  # type: ignore[misc]
         player = self._player[self._agent_name(agent)]
         to_move = agent == self.agent_selection and not self.terminations.get(agent, True)
         to_move = to_move and not self.truncations[agent]
-        # The observer's vector and the codec's mask are their own buffers (kept for the next node or
-        # rewritten in place): the caller gets copies to keep.  A bool array viewed as int8 is 0/1 bytes.
-        mask = self.codec._legal(self.node) if to_move else self._no_mask  # (the codec's own array: copied below)
-        return {"observation": self._observer.copy(self.node, player), "action_mask": mask.view(np.int8).copy()}
+        # The observer's vector is its own buffer (kept for the next node): the caller gets a copy to keep, and a
+        # new int8 mask.
+        mask = self.codec.mask(self.node, np.int8) if to_move else self._no_mask.copy()
+        return {"observation": self._observer.copy(self.node, player), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Take action id ``action`` for ``agent_selection`` (None for an agent whose game has ended)."""
