@@ -14,10 +14,14 @@ Brier score of the chances the rollouts estimate, their own score less its
 Monte Carlo part (``E[(p^ - y)^2] = (p - y)^2 + p(1 - p)/n``, with the
 unbiased estimate of ``p(1 - p)/n``): what the best estimate read off the
 position could score against these agents.  One position per held-out game,
-its turn drawn uniformly (seed 2026) among the recorded turns 10-40; with
+its turn drawn uniformly (seed 2026) among the recorded player-turns 8-40; with
 other ``--seed`` s, the same from fresh games.  Prints each cell and the
 pooled Brier ratios with 95 % bootstrap intervals over the positions (4,000
-resamples).
+resamples): "pooled" counts each game once, "weighted" weighs each position
+by the number of positions its game recorded, an unbiased reading of the
+ratio over every recorded position (the estimate page's table counts every
+position of turns 8-40, so that long games, which are harder to call, weigh
+more there).
 
 Run from the repository root, e.g. (about 20 minutes on one core)::
 
@@ -41,9 +45,9 @@ from riskmath.game.game import GameState
 from riskmath.sim._loop import run_game
 
 
-def positions(lineup: lineups.Lineup, preset: str, players: int, seed: int) -> list[tuple[GameState, int, int]]:
-    """One position, the real winner and the game's index, per held-out game of the cell (as ``estimate_lineups``
-    plays them)."""
+def positions(lineup: lineups.Lineup, preset: str, players: int, seed: int) -> list[tuple[GameState, int, int, int]]:
+    """One position, the real winner, the game's index and how many positions the game recorded, per held-out
+    game of the cell (as ``estimate_lineups`` plays them)."""
     game = rm.Game(players, rm.Rules.preset(preset), max_turns=lineups.MAX_TURNS)
     pick = random.Random(seed)
     found = []
@@ -61,7 +65,7 @@ def positions(lineup: lineups.Lineup, preset: str, players: int, seed: int) -> l
         rngs = [random.Random(s * 7 + p) for p in range(players)]
         final, _, _ = run_game(game, agents, s, rngs, keep_actions=False, snapshot=snapshot)
         if final.winner is not None and saved:
-            found.append((GameState.from_json(pick.choice(saved)), int(final.winner), k))
+            found.append((GameState.from_json(pick.choice(saved)), int(final.winner), k, len(saved)))
     return found
 
 
@@ -83,12 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     lineup = next(entry for entry in lineups.LINEUPS if entry.name == args.lineup)
-    scores: dict[str, list[float]] = {"rollouts": [], "true": [], "estimate": [], "share": []}
+    scores: dict[str, list[float]] = {"rollouts": [], "true": [], "estimate": [], "share": [], "weight": []}
     for players in args.players:
         started = time.perf_counter()
         cell: dict[str, list[float]] = {name: [] for name in scores}
         found = [found for seed in args.seed for found in positions(lineup, args.preset, players, seed)]
-        for state, winner, k in found:
+        for state, winner, k, recorded in found:
             owners = state.position.owner
             share = np.array([owners.count(p) for p in range(players)], dtype=float)
             share /= share.sum()
@@ -105,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             # the rollouts' own score less the unbiased estimate of their variance (no half-game added here).
             raw = wins / args.rollouts
             cell["true"].append(brier(raw, winner) - float((raw * (1 - raw)).sum()) / (args.rollouts - 1))
+            cell["weight"].append(float(recorded))
         for name in scores:
             scores[name] += cell[name]
         base = np.mean(cell["share"])
@@ -117,13 +122,15 @@ def main(argv: list[str] | None = None) -> int:
         )
     b = {name: np.array(values) for name, values in scores.items()}
     picks = np.random.default_rng(args.seed[0]).integers(0, len(b["share"]), size=(4000, len(b["share"])))
-    for name in ("rollouts", "true", "estimate"):
-        ratios = b[name][picks].mean(axis=1) / b["share"][picks].mean(axis=1)
-        low, high = np.percentile(ratios, [2.5, 97.5])
-        print(
-            f"pooled, {len(b['share'])} positions: {name} {b[name].mean() / b['share'].mean():.3f} "
-            f"[{low:.3f}, {high:.3f}]"
-        )
+    # Each game counts once ("pooled"), or by the positions it recorded ("weighted": an unbiased reading of the
+    # ratio over every recorded position, as the estimate page's table counts them, where long games weigh more).
+    for label, weight in (("pooled", np.ones_like(b["weight"])), ("weighted", b["weight"])):
+        w = weight[picks]
+        for name in ("rollouts", "true", "estimate"):
+            ratios = (b[name][picks] * w).sum(axis=1) / (b["share"][picks] * w).sum(axis=1)
+            low, high = np.percentile(ratios, [2.5, 97.5])
+            whole = (b[name] * weight).sum() / (b["share"] * weight).sum()
+            print(f"{label}, {len(b['share'])} positions: {name} {whole:.3f} [{low:.3f}, {high:.3f}]")
     return 0
 
 
