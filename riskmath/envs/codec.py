@@ -398,11 +398,10 @@ class ActionCodec(ChanceIds):
                 raise InvalidArgumentError(f"dtype must be bool or numpy.int8, got {shown(dtype)}")
             dtype = bool if kind == np.dtype(bool) else np.int8
         if isinstance(node, CountChoice):
-            legal = self._legal(node)
-            return legal.copy() if dtype is bool else legal.astype(np.int8)
+            return self._legal(node).astype(dtype)  # (astype copies, to bool too)
         table = self._table(self._state(node))
         if table.mask is not None:
-            return table.mask.copy() if dtype is bool else table.mask.astype(np.int8)
+            return table.mask.astype(dtype)
         out = np.zeros(self.num_actions, dtype=dtype)  # (made straight from the ids: no kept mask copied)
         out[np.array(table.ids, dtype=np.intp)] = 1
         return out

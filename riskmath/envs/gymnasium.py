@@ -265,12 +265,12 @@ class RiskEnv(gymnasium.Env[Any, Any]):
             raise InvalidArgumentError("the environment has no game yet: call reset() first")
         return self.node
 
-    def _legal(self) -> np.ndarray | None:
-        """The codec's own mask array of the seat's decision (read it, never change it); None once it is over."""
+    def _mask(self, dtype: Any) -> np.ndarray:
+        """A new mask (``bool`` or ``np.int8``) of the seat's decision; all false once the episode is over."""
         node = self._running()
         if self._over or node.current_player != self.seat:
-            return None
-        return self.codec.mask_view(node)
+            return np.zeros(self.codec.num_actions, dtype=dtype)
+        return self.codec.mask(node, dtype)
 
     def action_masks(self) -> np.ndarray:
         """The legal ids of the seat's decision (``node``, count steps included): a new bool array.
@@ -283,19 +283,14 @@ class RiskEnv(gymnasium.Env[Any, Any]):
         InvalidArgumentError
             Before :meth:`reset`.
         """
-        legal = self._legal()
-        return np.zeros(self.codec.num_actions, dtype=bool) if legal is None else legal.copy()
+        return self._mask(bool)
 
     def _observe(self) -> Any:
         node = self._running()
         vector = self._observer.copy(node, self.seat)
         if self.flat:
             return vector
-        if self._over or node.current_player != self.seat:
-            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-        else:
-            mask = self.codec.mask(node, np.int8)
-        return {"observation": vector, "action_mask": mask}
+        return {"observation": vector, "action_mask": self._mask(np.int8)}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Take action id ``action``; the opponents then play up to the seat's next decision or the end."""
