@@ -41,20 +41,6 @@ import numpy as np
 from scipy.optimize import minimize
 
 
-def brier(predicted: np.ndarray, winners: np.ndarray) -> np.ndarray:
-    """Each position's Brier score (NaN predictions of players out of the game read as 0)."""
-    truth = np.zeros_like(predicted)
-    truth[np.arange(len(winners)), winners] = 1.0
-    return ((np.nan_to_num(predicted) - truth) ** 2).sum(axis=1)
-
-
-def softmax(utility: np.ndarray, alive: np.ndarray) -> np.ndarray:
-    u = np.where(alive, utility, -np.inf)
-    u -= u.max(axis=1, keepdims=True)
-    e = np.exp(u)
-    return e / e.sum(axis=1, keepdims=True)
-
-
 class Residual:
     """A one-layer tanh network on each player's features and the rule features, added to a fixed utility."""
 
@@ -70,7 +56,7 @@ class Residual:
         w1, b1, w2 = self.unpack(theta)
         z = self.inputs[rows]
         h = np.tanh(z @ w1 + b1)
-        return z, h, softmax(self.base[rows] + h @ w2, self.alive[rows])
+        return z, h, lineups.softmax_scores(self.base[rows] + h @ w2, self.alive[rows])
 
     def loss(self, theta: np.ndarray, rows: np.ndarray, winners: np.ndarray) -> tuple[float, np.ndarray]:
         """Mean log loss plus the penalty, and its gradient."""
@@ -93,8 +79,8 @@ class Residual:
 def report(title: str, columns: dict[str, np.ndarray], shares: np.ndarray, data: dict[str, np.ndarray]) -> None:
     """The held-out Brier ratio to territory share of each column, per preset, over all, per player count."""
     y = data["y"]
-    base = brier(shares, y)
-    scored = {name: brier(p, y) for name, p in columns.items()}
+    base = lineups.scores(shares, y)[0]
+    scored = {name: lineups.scores(p, y)[0] for name, p in columns.items()}
     print(f"\n{title}: held-out Brier score over territory share's")
     print(f"{'':26}" + "".join(f"{name:>12}" for name in scored))
     groups = [(preset, data["preset"] == preset) for preset in dict.fromkeys(data["preset"])]
