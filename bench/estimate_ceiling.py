@@ -18,8 +18,8 @@ its turn drawn uniformly (seed 2026) among the recorded player-turns 8-40; with
 other ``--seed`` s, the same from fresh games.  Prints each cell and the
 pooled Brier ratios with 95 % bootstrap intervals over the positions (4,000
 resamples): "pooled" counts each game once, "weighted" weighs each position
-by the number of positions its game recorded, an unbiased reading of the
-ratio over every recorded position (the estimate page's table counts every
+by the number of positions its game recorded, which estimates the ratio
+over every recorded position (the estimate page's table counts every
 position of turns 8-40, so that long games, which are harder to call, weigh
 more there).
 
@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     b = {name: np.array(values) for name, values in scores.items()}
     picks = np.random.default_rng(args.seed[0]).integers(0, len(b["share"]), size=(4000, len(b["share"])))
-    # Each game counts once ("pooled"), or by the positions it recorded ("weighted": an unbiased reading of the
-    # ratio over every recorded position, as the estimate page's table counts them, where long games weigh more).
+    # Each game counts once ("pooled"), or by the positions it recorded ("weighted": the ratio over every recorded
+    # position estimated, as the estimate page's table counts them, where long games weigh more).
     for label, weight in (("pooled", np.ones_like(b["weight"])), ("weighted", b["weight"])):
         w = weight[picks]
         for name in ("rollouts", "true", "estimate"):

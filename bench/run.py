@@ -384,11 +384,13 @@ def envs_speed(games: int) -> None:
     )
     for label, name, which, goal in lines:
         ratio = share(name, which)
-        verdict = f"   (goal >= {goal}x: {'met' if ratio >= goal else 'NOT met'}" if goal else ""
-        if goal and name == "gymnasium" and which == 0:  # the bound: each learner's step also plays the opponents
-            learner = statistics.median(r[name][0] / r[name][1] for r in rounds)
-            verdict += f"; at most {learner:.2f}x at play's own cost: the learner takes {learner:.0%} of the decisions"
-        verdict += ")" if goal else ""
+        verdict = ""
+        if goal:
+            bound = ""
+            if name == "gymnasium" and which == 0:  # each learner's step also plays the opponents' decisions
+                learner = statistics.median(r[name][0] / r[name][1] for r in rounds)
+                bound = f"; at most {learner:.2f}x at play's own cost: the learner takes {learner:.0%} of the decisions"
+            verdict = f"   (goal >= {goal}x: {'met' if ratio >= goal else 'NOT met'}{bound})"
         print(f"{label:<50} {median(name, which):9.0f} decisions/s {ratio:5.2f}x{verdict}")
 
 
